@@ -1,0 +1,406 @@
+"""Load and validate spec/president.yaml into typed, frozen dataclasses.
+
+Raw YAML never leaves this module: everything downstream reads `Spec`.
+A broken spec raises `SpecError` listing every problem with file, line and path.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+import jsonschema
+import yaml
+
+from .errors import Problem, SpecError
+from .resources import default_spec_path, schema_path
+
+
+@dataclass(frozen=True)
+class Deck:
+    ranks: tuple[str, ...]
+    suits: tuple[str, ...]
+    jokers: int = 0
+
+    @property
+    def size(self) -> int:
+        return len(self.ranks) * len(self.suits)
+
+
+@dataclass(frozen=True)
+class PlayerRange:
+    min: int
+    max: int
+
+    def __contains__(self, n: object) -> bool:
+        return isinstance(n, int) and self.min <= n <= self.max
+
+
+@dataclass(frozen=True)
+class Combinations:
+    min_cards: int
+    max_cards: int
+    same_rank: bool = True
+    sequences: bool = False
+    equality: bool = False
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    type: str
+    default: Any
+    locked: bool
+    min: int | None = None
+
+
+@dataclass(frozen=True)
+class ExchangeRule:
+    """Before each later deal, place `giver` (negative: from the end) gives its best `cards`
+    to place `receiver`, who chooses as many to give back. Applies from `min_players` players."""
+
+    giver: int
+    receiver: int
+    cards: int
+    min_players: int
+
+    def applies(self, n: int) -> bool:
+        return n >= self.min_players
+
+
+@dataclass(frozen=True)
+class Scoring:
+    first: str
+    step: int
+
+    def points(self, place: int, n: int) -> int:
+        """Points for 1-based `place` among `n` players: n - place + 1 with the shipped data."""
+        return n - (place - 1) * self.step
+
+
+@dataclass(frozen=True)
+class Title:
+    place: int
+    id: str
+    name: str
+
+    def index(self, n: int) -> int:
+        """0-based finishing index this title applies to among n players."""
+        return self.place - 1 if self.place > 0 else n + self.place
+
+
+@dataclass(frozen=True)
+class AILevel:
+    id: str
+    clause: str
+    decision_ms_p50: float | None = None
+    decision_ms_p99: float | None = None
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    title: str
+
+
+@dataclass(frozen=True)
+class Expect:
+    """Expected fields of the engine STATE (or other observable results) after a step."""
+
+    fields: tuple[tuple[str, Any], ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: _thaw(v) for k, v in self.fields}
+
+
+@dataclass(frozen=True)
+class Step:
+    seat: int | None
+    kind: str  # "play" | "pass" | "give" | "deal" | "ai"
+    cards: tuple[str, ...] = ()
+    hands: tuple[tuple[str, ...], ...] = ()
+    refused: str | None = None
+    ai: str | None = None
+    expect: Expect | None = None
+
+
+@dataclass(frozen=True)
+class Example:
+    name: str
+    hands: tuple[tuple[str, ...], ...]
+    steps: tuple[Step, ...]
+    revolution: bool | None = None
+    deals: int | None = None
+    expect: Expect | None = None
+    line: int | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+
+@dataclass(frozen=True)
+class Clause:
+    id: str
+    section: str
+    title: str
+    decision: bool = False
+    testable: bool = True
+    examples: tuple[Example, ...] = ()
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class Spec:
+    game: str
+    variant: str
+    id: str
+    version: str
+    deck: Deck
+    players: PlayerRange
+    combinations: Combinations
+    options: tuple[Option, ...]
+    revolution_cards: int
+    exchange: tuple[ExchangeRule, ...]
+    scoring: Scoring
+    titles: tuple[Title, ...]
+    ai_levels: tuple[AILevel, ...]
+    sections: tuple[Section, ...]
+    clauses: tuple[Clause, ...]
+    path: str = field(default="", compare=False)
+
+    def option(self, name: str) -> Option:
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        raise KeyError(name)
+
+    def clause(self, clause_id: str) -> Clause:
+        for c in self.clauses:
+            if c.id == clause_id:
+                return c
+        raise KeyError(clause_id)
+
+    @property
+    def clause_ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self.clauses)
+
+    def clauses_in(self, section: str) -> tuple[Clause, ...]:
+        return tuple(c for c in self.clauses if c.section == section)
+
+    def exchanges_for(self, n: int) -> tuple[ExchangeRule, ...]:
+        return tuple(r for r in self.exchange if r.applies(n))
+
+
+def _thaw(v: Any) -> Any:
+    if isinstance(v, tuple):
+        return [_thaw(x) for x in v]
+    return v
+
+
+def _freeze(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(_freeze(x) for x in v)
+    if isinstance(v, dict):
+        return tuple((k, _freeze(x)) for k, x in v.items())
+    return v
+
+
+# --- YAML with line numbers -------------------------------------------------------------
+
+def _line_index(node: yaml.Node, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], int]]:
+    yield path, node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            yield (*path, key.value), key.start_mark.line + 1
+            for sub in _line_index(value, (*path, key.value)):
+                if sub[0] != (*path, key.value):
+                    yield sub
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            yield from _line_index(item, (*path, i))
+
+
+def _path_text(path: tuple[Any, ...] | list[Any]) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "(top)"
+
+
+def _load_yaml(text: str, file: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else None
+        raise SpecError([Problem(file, line, "", f"not valid YAML: {getattr(exc, 'problem', exc)}",
+                                 "fix the YAML syntax")]) from None
+    lines = dict(_line_index(node)) if node is not None else {}
+    # keys come out of YAML as strings; sequence indexes as ints, which matches jsonschema paths
+    return data, lines
+
+
+def _line_for(lines: dict[tuple[Any, ...], int], path: tuple[Any, ...]) -> int | None:
+    while True:
+        if path in lines:
+            return lines[path]
+        if not path:
+            return None
+        path = path[:-1]
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.protocols.Validator:
+    schema = json.loads(schema_path().read_text(encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def _semantic_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str, str]]:
+    """Checks JSON Schema cannot express: references between parts of the spec."""
+    players = data["players"]
+    if players["min"] > players["max"]:
+        yield ("players",), f"min {players['min']} is greater than max {players['max']}", "swap them"
+    comb = data["combinations"]
+    if comb["min_cards"] > comb["max_cards"]:
+        yield ("combinations",), "min_cards is greater than max_cards", "swap them"
+    if data["revolution"]["cards"] > len(data["deck"]["suits"]):
+        yield ("revolution", "cards"), "more cards than there are suits", "use at most one per suit"
+    sections = {s["id"] for s in data["sections"]}
+    seen: dict[str, int] = {}
+    for i, clause in enumerate(data["clauses"]):
+        if clause["section"] not in sections:
+            yield (("clauses", i, "section"), f"unknown section {clause['section']!r}",
+                   f"use one of {', '.join(sorted(sections))}")
+        if clause["id"] in seen:
+            yield ("clauses", i, "id"), f"duplicate clause id {clause['id']!r}", "clause ids must be unique"
+        seen[clause["id"]] = i
+    for i, level in enumerate(data["ai"]["levels"]):
+        if level["clause"] not in seen:
+            yield ("ai", "levels", i, "clause"), f"unknown clause {level['clause']!r}", "declare it under clauses"
+    card_re_ranks = set(data["deck"]["ranks"])
+    card_re_suits = set(data["deck"]["suits"])
+    for i, clause in enumerate(data["clauses"]):
+        for j, ex in enumerate(clause.get("examples", [])):
+            for path, card in _cards_in(ex, ("clauses", i, "examples", j)):
+                if card[:-1] not in card_re_ranks or card[-1] not in card_re_suits:
+                    yield path, f"unknown card {card!r}", "write the rank symbol then the suit letter, e.g. 10H"
+            for k, step in enumerate(ex.get("steps", [])):
+                kinds = [key for key in ("play", "pass", "give", "deal", "ai") if key in step]
+                if len(kinds) != 1:
+                    yield (("clauses", i, "examples", j, "steps", k),
+                           f"a step needs exactly one of play, pass, give, deal, ai (found {kinds or 'none'})",
+                           "split it into several steps")
+                if "refused" in step and step["refused"] not in seen:
+                    yield (("clauses", i, "examples", j, "steps", k, "refused"),
+                           f"unknown clause {step['refused']!r}", "name a clause declared under clauses")
+
+
+def _cards_in(obj: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], str]]:
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if k in ("play", "give", "cards"):
+                if isinstance(v, list):
+                    for n, c in enumerate(v):
+                        if isinstance(c, str):
+                            yield (*path, k, n), c
+            elif k in ("hands", "deal"):
+                if isinstance(v, list):
+                    for a, hand in enumerate(v):
+                        for b, c in enumerate(hand if isinstance(hand, list) else []):
+                            if isinstance(c, str):
+                                yield (*path, k, a, b), c
+            elif k not in ("legal", "ai_action"):
+                yield from _cards_in(v, (*path, k))
+    elif isinstance(obj, list):
+        for n, v in enumerate(obj):
+            yield from _cards_in(v, (*path, n))
+
+
+def _expect(raw: dict[str, Any] | None) -> Expect | None:
+    return None if raw is None else Expect(_freeze(raw))
+
+
+def _step(raw: dict[str, Any]) -> Step:
+    expect = _expect(raw.get("expect"))
+    seat = raw.get("seat")
+    if "play" in raw:
+        return Step(seat, "play", tuple(raw["play"]), refused=raw.get("refused"), expect=expect)
+    if "pass" in raw:
+        return Step(seat, "pass", refused=raw.get("refused"), expect=expect)
+    if "give" in raw:
+        return Step(seat, "give", tuple(raw["give"]), refused=raw.get("refused"), expect=expect)
+    if "deal" in raw:
+        return Step(None, "deal", hands=tuple(tuple(h) for h in raw["deal"]), expect=expect)
+    return Step(seat, "ai", ai=raw["ai"], expect=expect)
+
+
+def parse_spec(text: str, file: str = "<spec>") -> Spec:
+    """Validate YAML text and build the Spec. Raises SpecError with every problem at once."""
+    data, lines = _load_yaml(text, file)
+    if not isinstance(data, dict):
+        raise SpecError([Problem(file, 1, "", "the spec must be a YAML mapping", "start from spec/president.yaml")])
+    problems = []
+    for err in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        path = tuple(err.absolute_path)
+        problems.append(Problem(file, _line_for(lines, path), _path_text(path), err.message,
+                                f"see schema rule {'/'.join(map(str, err.absolute_schema_path))}"))
+    if not problems:
+        for path, message, hint in _semantic_problems(data):
+            problems.append(Problem(file, _line_for(lines, path), _path_text(path), message, hint))
+    if problems:
+        raise SpecError(problems)
+
+    opts = tuple(Option(name, o["type"], o["default"], o["locked"], o.get("min"))
+                 for name, o in data["options"].items())
+    clauses = []
+    for i, c in enumerate(data["clauses"]):
+        examples = tuple(
+            Example(name=e["name"], hands=tuple(tuple(h) for h in e["hands"]),
+                    steps=tuple(_step(s) for s in e["steps"]), revolution=e.get("revolution"),
+                    deals=e.get("deals"), expect=_expect(e.get("expect")),
+                    line=_line_for(lines, ("clauses", i, "examples", j)))
+            for j, e in enumerate(c.get("examples", [])))
+        clauses.append(Clause(c["id"], c["section"], c["title"], c.get("decision", False),
+                              c.get("testable", True), examples, _line_for(lines, ("clauses", i))))
+    return Spec(
+        game=data["game"], variant=data["variant"], id=data["id"], version=data["version"],
+        deck=Deck(tuple(data["deck"]["ranks"]), tuple(data["deck"]["suits"]), data["deck"]["jokers"]),
+        players=PlayerRange(data["players"]["min"], data["players"]["max"]),
+        combinations=Combinations(**data["combinations"]),
+        options=opts,
+        revolution_cards=data["revolution"]["cards"],
+        exchange=tuple(ExchangeRule(**r) for r in data["exchange"]),
+        scoring=Scoring(**data["scoring"]),
+        titles=tuple(Title(**t) for t in data["titles"]),
+        ai_levels=tuple(AILevel(**a) for a in data["ai"]["levels"]),
+        sections=tuple(Section(**s) for s in data["sections"]),
+        clauses=tuple(clauses),
+        path=file,
+    )
+
+
+def load_spec(path: str | Path | None = None) -> Spec:
+    """Load a spec file (default: the project's or the packaged spec/president.yaml)."""
+    p = Path(path) if path is not None else default_spec_path()
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SpecError([Problem(str(p), None, "", f"cannot read the spec: {exc.strerror}",
+                                 "check the path given to --spec")]) from None
+    return parse_spec(text, str(p))
+
+
+@lru_cache(maxsize=4)
+def _cached(path: str) -> Spec:
+    return load_spec(path)
+
+
+def default_spec() -> Spec:
+    """The spec of the current project (or the packaged one), loaded once."""
+    return _cached(str(default_spec_path()))
