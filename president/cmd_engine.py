@@ -1,0 +1,54 @@
+"""`president engine` and `president bench`."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from .errors import PresidentError
+
+
+def _rules(spec: Path | None):
+    from .engine import Ruleset
+    from .spec import load_spec
+
+    return Ruleset.from_spec(load_spec(spec) if spec else None)
+
+
+@click.command()
+@click.option("--spec", type=click.Path(dir_okay=False, path_type=Path), help="Spec file (default: the project's).")
+def engine(spec: Path | None) -> None:
+    """Serve the reference engine on stdin/stdout (engine protocol v1, JSON lines).
+
+    One JSON request per line in, exactly one JSON reply per line out; logs go to stderr.
+    See docs/protocol.md.
+    """
+    from .protocol import serve
+
+    try:
+        rules = _rules(spec)
+    except PresidentError as exc:
+        raise click.ClickException(str(exc)) from None
+    print("president engine: protocol 1 ready", file=sys.stderr)
+    serve(sys.stdin, sys.stdout, rules)
+
+
+@click.command()
+@click.option("--games", "-n", default=5000, show_default=True, help="Random deals to play.")
+@click.option("--players", default=4, show_default=True)
+@click.option("--seed", default=0, show_default=True)
+@click.option("--protocol", "through_protocol", is_flag=True,
+              help="Measure legal/act round trips through a `president engine` subprocess instead.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
+def bench(games: int, players: int, seed: int, through_protocol: bool, as_json: bool) -> None:
+    """Play N uniformly random deals in one process and report deals/s and steps/s."""
+    from .bench import bench_engine, bench_protocol
+
+    result = bench_protocol(games, players, seed) if through_protocol else bench_engine(games, players, seed)
+    if as_json:
+        click.echo(json.dumps(result, sort_keys=True))
+    else:
+        for k, v in result.items():
+            click.echo(f"{k}: {v:,.0f}" if isinstance(v, float) else f"{k}: {v}")

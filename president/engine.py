@@ -1,0 +1,458 @@
+"""The reference engine: Ruleset (frozen, from the spec), GameState (mutable), Observation.
+
+Every rule the engine applies is read from the loaded spec (player range, revolution option and
+size, combination sizes, exchanges, scoring, titles); nothing is written twice. Illegal actions
+raise `IllegalAction` naming the violated clause id, and leave the state unchanged.
+
+Actions are ints: a mask of cards (see `president.cards`). In the play phase the empty mask
+`PASS` is a pass; in the exchange phase a mask is the set of cards given back.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import IntEnum
+from itertools import combinations
+from typing import Final, Sequence, TypeAlias
+
+from .cards import (CARD_NAMES, DECK_SIZE, NUM_RANKS, RANK_MASKS, RANK_SYMBOLS, SUBSETS, SUIT_SYMBOLS,
+                    CardMask, best_cards, card_list, iter_cards, parse_cards)
+from .errors import IllegalAction, Problem, SpecError
+from .spec import Spec, default_spec
+
+Action: TypeAlias = int
+PASS: Final[Action] = 0
+
+
+class Phase(IntEnum):
+    EXCHANGE = 0
+    PLAY = 1
+    DEAL_OVER = 2
+    GAME_OVER = 3
+
+    @property
+    def wire(self) -> str:
+        return ("exchange", "play", "deal_over", "game_over")[self]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """The rules of one spec, built once. Immutable and shared by every game."""
+
+    spec: Spec
+    min_players: int
+    max_players: int
+    min_cards: int
+    max_cards: int
+    revolution_cards: int
+    revolution_default: bool
+    revolution_locked: bool
+    deals_default: int
+    deals_min: int
+    exchanges: tuple[tuple[int, int, int, int], ...]  # (giver place, receiver place, cards, min players)
+
+    @classmethod
+    def from_spec(cls, spec: Spec | None = None) -> "Ruleset":
+        spec = spec or default_spec()
+        if spec.deck.ranks != RANK_SYMBOLS or spec.deck.suits != SUIT_SYMBOLS:
+            raise SpecError([Problem(spec.path, None, "deck", "the reference engine plays the 52-card deck "
+                                     f"{' '.join(RANK_SYMBOLS)} × {' '.join(SUIT_SYMBOLS)} only",
+                                     "keep deck.ranks and deck.suits as shipped")])
+        rev = spec.option("revolution")
+        deals = spec.option("deals")
+        return cls(spec=spec, min_players=spec.players.min, max_players=spec.players.max,
+                   min_cards=spec.combinations.min_cards, max_cards=spec.combinations.max_cards,
+                   revolution_cards=spec.revolution_cards, revolution_default=bool(rev.default),
+                   revolution_locked=rev.locked, deals_default=int(deals.default), deals_min=deals.min or 1,
+                   exchanges=tuple((e.giver, e.receiver, e.cards, e.min_players) for e in spec.exchange))
+
+    def points(self, place: int, n: int) -> int:
+        return self.spec.scoring.points(place, n)
+
+    def config(self, players: int, revolution: bool | None = None, deals: int | None = None) -> "Config":
+        """Check a table configuration against the spec; raise IllegalAction if it is not allowed."""
+        if not isinstance(players, int) or isinstance(players, bool) or not (
+                self.min_players <= players <= self.max_players):
+            raise IllegalAction("bad_config", "setup.players",
+                                f"players must be {self.min_players} to {self.max_players}, got {players!r}")
+        rev = self.revolution_default if revolution is None else revolution
+        if not isinstance(rev, bool):
+            raise IllegalAction("bad_config", "revolution.option-off", f"revolution must be true or false, got {rev!r}")
+        if self.revolution_locked and rev != self.revolution_default:
+            raise IllegalAction("bad_config", "revolution.option-off", "the revolution option is locked")
+        k = self.deals_default if deals is None else deals
+        if not isinstance(k, int) or isinstance(k, bool) or k < self.deals_min:
+            raise IllegalAction("bad_config", "game.end", f"deals must be an integer >= {self.deals_min}, got {k!r}")
+        return Config(players, rev, k)
+
+
+@dataclass(frozen=True)
+class Config:
+    players: int
+    revolution: bool
+    deals: int
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one seat may see. AIs receive this and nothing else."""
+
+    seat: int
+    players: int
+    revolution: bool
+    deals: int
+    phase: Phase
+    deal: int
+    to_act: int | None
+    reversed: bool
+    hand: CardMask
+    hand_sizes: tuple[int, ...]
+    trick: CardMask
+    trick_by: int | None
+    passed: tuple[int, ...]
+    finished: tuple[int, ...]
+    scores: tuple[int, ...]
+    history: tuple[tuple[int, int, Action], ...]  # (deal, seat, action) of public plays and passes
+    exchanges: tuple[tuple[int, int, int, CardMask], ...]  # (deal, giver, receiver, cards) this seat saw
+    last_ranking: tuple[int, ...]
+    legal: tuple[Action, ...]
+
+
+class GameState:
+    """A game in progress: one series of deals at one table. Mutable; `copy()` is cheap."""
+
+    __slots__ = ("rules", "config", "n", "hands", "phase", "deal", "to_act", "reversed", "trick", "trick_by",
+                 "passed", "finished", "scores", "history", "exchanges", "pending", "last_ranking", "rng",
+                 "_legal")
+
+    def __init__(self, rules: Ruleset, config: Config, hands: Sequence[CardMask] | None = None,
+                 seed: int | None = None):
+        self.rules = rules
+        self.config = config
+        self.n = config.players
+        self.rng = random.Random(seed) if seed is not None else None
+        self.scores = [0] * self.n
+        self.history: list[tuple[int, int, Action]] = []
+        self.exchanges: list[tuple[int, int, int, CardMask]] = []
+        self.last_ranking: list[int] = []
+        self.deal = 0
+        self._start_deal(self._hands_or_deal(hands))
+
+    # --- construction -------------------------------------------------------------------
+    @classmethod
+    def new(cls, rules: Ruleset | None = None, players: int = 4, revolution: bool | None = None,
+            deals: int | None = None, hands: Sequence[CardMask | str | Sequence[str]] | None = None,
+            seed: int | None = None) -> "GameState":
+        rules = rules or Ruleset.from_spec()
+        masks = None if hands is None else [h if isinstance(h, int) else parse_cards(h) for h in hands]
+        return cls(rules, rules.config(players, revolution, deals), masks, seed)
+
+    def copy(self) -> "GameState":
+        new = GameState.__new__(GameState)
+        new.rules, new.config, new.n = self.rules, self.config, self.n
+        new.hands = self.hands[:]
+        new.phase, new.deal, new.to_act, new.reversed = self.phase, self.deal, self.to_act, self.reversed
+        new.trick, new.trick_by, new.passed = self.trick, self.trick_by, self.passed
+        new.finished, new.scores = self.finished[:], self.scores[:]
+        new.history, new.exchanges = self.history[:], self.exchanges[:]
+        new.pending, new.last_ranking = self.pending[:], self.last_ranking[:]
+        new.rng = None
+        if self.rng is not None:
+            new.rng = random.Random()
+            new.rng.setstate(self.rng.getstate())
+        new._legal = self._legal
+        return new
+
+    def deal_cards(self) -> list[CardMask]:
+        """The chance step: shuffle the deck with the game's seeded rng and deal one card at a
+        time from seat 0, so lower seats get the extra cards (`setup.dealing`)."""
+        if self.rng is None:
+            raise IllegalAction("no_seed", "setup.dealing", "this game has no seed: give the hands explicitly")
+        deck = list(range(DECK_SIZE))
+        self.rng.shuffle(deck)
+        hands = [0] * self.n
+        for i, card in enumerate(deck):
+            hands[i % self.n] |= 1 << card
+        return hands
+
+    def _hands_or_deal(self, hands: Sequence[CardMask] | None) -> list[CardMask]:
+        if hands is None:
+            return self.deal_cards()
+        hands = list(hands)
+        if len(hands) != self.n:
+            raise IllegalAction("bad_hands", "setup.partial-hands", f"{self.n} players need {self.n} hands, got {len(hands)}")
+        seen = 0
+        for seat, h in enumerate(hands):
+            if h == 0:
+                raise IllegalAction("bad_hands", "setup.partial-hands", f"seat {seat} has an empty hand")
+            if seen & h:
+                raise IllegalAction("bad_hands", "setup.partial-hands",
+                                    f"card {card_list(seen & h)[0]} is dealt twice")
+            seen |= h
+        return hands
+
+    def _start_deal(self, hands: list[CardMask]) -> None:
+        self.hands = hands
+        self.deal += 1
+        self.reversed = False  # revolution.order: the normal order returns at each new deal
+        self.trick = 0
+        self.trick_by: int | None = None
+        self.passed = 0
+        self.finished: list[int] = []
+        self.pending: list[tuple[int, int, int]] = []  # (chooser, receiver, cards) still to give back
+        self._legal: list[Action] | None = None
+        if self.deal == 1 or not self.last_ranking:
+            self.phase = Phase.PLAY
+            self.to_act: int | None = 0  # setup.first-lead
+            return
+        ranking, n = self.last_ranking, self.n
+        for giver_place, receiver_place, k, min_players in self.rules.exchanges:
+            if n < min_players:
+                continue
+            giver = ranking[n + giver_place] if giver_place < 0 else ranking[giver_place - 1]
+            receiver = ranking[receiver_place - 1]
+            given = best_cards(self.hands[giver], k)  # exchange.best
+            self.hands[giver] ^= given
+            self.hands[receiver] |= given
+            self.exchanges.append((self.deal, giver, receiver, given))
+            self.pending.append((receiver, giver, given.bit_count()))
+        self.pending = [p for p in self.pending if p[2] > 0]
+        if self.pending:
+            self.phase = Phase.EXCHANGE
+            self.to_act = self.pending[0][0]  # exchange.order: the President chooses first
+        else:
+            self._begin_play()
+
+    def _begin_play(self) -> None:
+        self.phase = Phase.PLAY
+        self.to_act = self.last_ranking[-1]  # the previous deal's last place leads
+
+    def start_next_deal(self, hands: Sequence[CardMask] | None = None) -> None:
+        """Start the next deal of the series with these hands (or a seeded deal); the exchange follows."""
+        if self.phase != Phase.DEAL_OVER:
+            raise IllegalAction("bad_phase", "game.end",
+                                "a new deal starts only when the previous one is over and the series is not")
+        self._start_deal(self._hands_or_deal(hands))
+
+    # --- queries ------------------------------------------------------------------------
+    @property
+    def active(self) -> list[int]:
+        return [s for s in range(self.n) if self.hands[s]]
+
+    def legal_actions(self) -> list[Action]:
+        """Every distinct legal action of the seat to act, in a fixed order: pass first, then plays
+        weakest first in the current order, fewer cards first, lowest suits first."""
+        if self._legal is None:
+            self._legal = self._generate()
+        return self._legal
+
+    def _generate(self) -> list[Action]:
+        if self.phase == Phase.EXCHANGE:
+            chooser, _, k = self.pending[0]
+            cards = list(iter_cards(self.hands[chooser]))
+            return [sum(1 << c for c in combo) for combo in combinations(cards, k)]
+        if self.phase != Phase.PLAY:
+            return []
+        hand = self.hands[self.to_act]  # type: ignore[index]
+        out: list[Action] = []
+        trick = self.trick
+        lo, hi = self.rules.min_cards, self.rules.max_cards
+        if trick:
+            out.append(PASS)
+            k = trick.bit_count()
+            t = (trick.bit_length() - 1) >> 2
+            ranks = range(t - 1, -1, -1) if self.reversed else range(t + 1, NUM_RANKS)
+            for r in ranks:
+                nib = (hand >> (4 * r)) & 0xF
+                if nib:
+                    out.extend(SUBSETS[r][nib][k])
+        else:
+            ranks = range(NUM_RANKS - 1, -1, -1) if self.reversed else range(NUM_RANKS)
+            for r in ranks:
+                nib = (hand >> (4 * r)) & 0xF
+                if nib:
+                    subs = SUBSETS[r][nib]
+                    for k in range(lo, hi + 1):
+                        out.extend(subs[k])
+        return out
+
+    def check(self, seat: int, action: Action, give: bool = False) -> IllegalAction | None:
+        """Why `seat` may not take `action` now, or None if it may. `give` marks an exchange action."""
+        phase = self.phase
+        if phase in (Phase.DEAL_OVER, Phase.GAME_OVER):
+            return IllegalAction("bad_phase", "game.end" if phase == Phase.GAME_OVER else "deal.end",
+                                 "the deal is over: no one acts until the next deal starts")
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            return IllegalAction("bad_seat", "turn.order", f"no seat {seat!r} at a table of {self.n}")
+        if phase == Phase.EXCHANGE:
+            chooser, _, k = self.pending[0]
+            rule = "exchange.scum" if len(self.pending) == self._exchange_count() else "exchange.vice"
+            if not give:
+                return IllegalAction("bad_phase", "exchange.order", "the exchange comes first: the seat to act must give cards")
+            if seat != chooser:
+                return IllegalAction("not_your_turn", "exchange.order", f"seat {chooser} chooses first, not seat {seat}")
+            if action & ~self.hands[seat]:
+                return IllegalAction("not_in_hand", "play.own-cards",
+                                     f"seat {seat} does not hold {' '.join(card_list(action & ~self.hands[seat]))}")
+            if action.bit_count() != k:
+                return IllegalAction("wrong_count", rule, f"seat {seat} must give back exactly {k} card(s)")
+            return None
+        if give:
+            return IllegalAction("bad_phase", "exchange.order", "there is no exchange in progress")
+        if seat != self.to_act:
+            if not self.hands[seat]:
+                return IllegalAction("not_your_turn", "flow.out", f"seat {seat} has finished this deal")
+            if self.passed >> seat & 1:
+                return IllegalAction("not_your_turn", "pass.final", f"seat {seat} passed in this trick")
+            return IllegalAction("not_your_turn", "turn.order", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+        trick = self.trick
+        if action == PASS:
+            if not trick:
+                return IllegalAction("must_play", "lead.must-play", "the leader of an empty trick must play")
+            return None
+        hand = self.hands[seat]
+        if action & ~hand:
+            return IllegalAction("not_in_hand", "play.own-cards",
+                                 f"seat {seat} does not hold {' '.join(card_list(action & ~hand))}")
+        r = (action.bit_length() - 1) >> 2
+        if action & RANK_MASKS[r] != action:
+            return IllegalAction("mixed_ranks", "play.same-rank", "the cards of a play must have the same rank")
+        k = action.bit_count()
+        if not trick:
+            if not self.rules.min_cards <= k <= self.rules.max_cards:
+                return IllegalAction("wrong_count", "flow.lead",
+                                     f"a play has {self.rules.min_cards} to {self.rules.max_cards} cards")
+            return None
+        if k != trick.bit_count():
+            return IllegalAction("wrong_count", "play.count-matches",
+                                 f"the trick holds {trick.bit_count()} card(s); play as many")
+        t = (trick.bit_length() - 1) >> 2
+        if (r >= t) if self.reversed else (r <= t):
+            rule = "play.strictly-higher"
+            return IllegalAction("not_higher", rule, f"{RANK_SYMBOLS[r]} does not beat {RANK_SYMBOLS[t]} in the "
+                                 f"{'reversed' if self.reversed else 'normal'} order")
+        return None
+
+    def _exchange_count(self) -> int:
+        return sum(1 for g, r, k, m in self.rules.exchanges if self.n >= m)
+
+    # --- actions ------------------------------------------------------------------------
+    def act(self, seat: int, action: Action, give: bool = False) -> None:
+        """Apply an action after checking it; raise IllegalAction (state unchanged) if refused."""
+        err = self.check(seat, action, give)
+        if err is not None:
+            raise err
+        if self.phase == Phase.EXCHANGE:
+            self._give(action)
+        else:
+            self.apply(action)
+
+    def _give(self, action: Action) -> None:
+        chooser, receiver, _ = self.pending.pop(0)
+        self.hands[chooser] ^= action
+        self.hands[receiver] |= action
+        self.exchanges.append((self.deal, chooser, receiver, action))
+        self._legal = None
+        if self.pending:
+            self.to_act = self.pending[0][0]
+        else:
+            self._begin_play()
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action of the seat to act without checking it (hot path for search)."""
+        if self.phase == Phase.EXCHANGE:
+            self._give(action)
+            return
+        seat: int = self.to_act  # type: ignore[assignment]
+        n = self.n
+        hands = self.hands
+        self._legal = None
+        self.history.append((self.deal, seat, action))
+        if action == PASS:
+            self.passed |= 1 << seat
+        else:
+            hands[seat] ^= action
+            self.trick = action
+            self.trick_by = seat
+            if self.config.revolution and action.bit_count() == self.rules.revolution_cards:
+                self.reversed = not self.reversed  # revolution.quad-reverses / revolution.again
+            if not hands[seat]:
+                self.finished.append(seat)
+                if len(self.finished) == n - 1:
+                    self._end_deal()
+                    return
+        # trick.end: every active player other than the trick's last player has passed
+        by = self.trick_by
+        passed = self.passed
+        s = seat
+        for _ in range(n):
+            s = s + 1 if s + 1 < n else 0
+            if hands[s] and not passed >> s & 1 and s != by:
+                self.to_act = s
+                return
+        # nobody else may act: the trick ends
+        self.trick = 0
+        self.passed = 0
+        if hands[by]:  # type: ignore[index]
+            self.to_act = by
+        else:  # lead.next-active
+            s = by  # type: ignore[assignment]
+            while True:
+                s = s + 1 if s + 1 < n else 0
+                if hands[s]:
+                    self.to_act = s
+                    return
+
+    def _end_deal(self) -> None:
+        n = self.n
+        last = next(s for s in range(n) if self.hands[s])
+        self.finished.append(last)
+        for place, seat in enumerate(self.finished, start=1):
+            self.scores[seat] += self.rules.points(place, n)
+        self.last_ranking = self.finished[:]
+        self.trick = 0
+        self.trick_by = None
+        self.passed = 0
+        self.to_act = None
+        self.phase = Phase.GAME_OVER if self.deal >= self.config.deals else Phase.DEAL_OVER
+
+    # --- views --------------------------------------------------------------------------
+    def observation(self, seat: int) -> Observation:
+        legal = tuple(self.legal_actions()) if seat == self.to_act else ()
+        return Observation(
+            seat=seat, players=self.n, revolution=self.config.revolution, deals=self.config.deals,
+            phase=self.phase, deal=self.deal, to_act=self.to_act, reversed=self.reversed,
+            hand=self.hands[seat], hand_sizes=tuple(h.bit_count() for h in self.hands), trick=self.trick,
+            trick_by=self.trick_by, passed=tuple(s for s in range(self.n) if self.passed >> s & 1),
+            finished=tuple(self.finished), scores=tuple(self.scores), history=tuple(self.history),
+            exchanges=tuple(e for e in self.exchanges if seat in (e[1], e[2])),
+            last_ranking=tuple(self.last_ranking), legal=legal)
+
+    def to_wire(self) -> dict:
+        """The protocol's STATE object."""
+        return {
+            "phase": self.phase.wire,
+            "deal": self.deal,
+            "to_act": self.to_act,
+            "order": "reversed" if self.reversed else "normal",
+            "trick": {"cards": card_list(self.trick), "by": self.trick_by} if self.trick else None,
+            "passed": [s for s in range(self.n) if self.passed >> s & 1],
+            "hands": [card_list(h) for h in self.hands],
+            "finished": list(self.finished),
+            "scores": list(self.scores),
+        }
+
+    def __repr__(self) -> str:
+        hands = ", ".join(repr(" ".join(card_list(h))) for h in self.hands)
+        return (f"<GameState deal={self.deal} phase={self.phase.wire} to_act={self.to_act} "
+                f"order={'reversed' if self.reversed else 'normal'} hands=[{hands}]>")
+
+
+def action_text(action: Action, give: bool = False) -> str:
+    """`pass`, `play 3C 3D` or `give 2S AH`."""
+    if action == PASS and not give:
+        return "pass"
+    return ("give " if give else "play ") + " ".join(card_list(action))
+
+
+__all__ = ["PASS", "Action", "CARD_NAMES", "Config", "GameState", "Observation", "Phase", "Ruleset", "action_text"]
