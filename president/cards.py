@@ -97,9 +97,17 @@ def iter_cards(mask: CardMask) -> Iterator[int]:
         mask ^= low
 
 
+_LIST_CACHE: dict[int, list[str]] = {}
+
+
 def card_list(mask: CardMask) -> list[str]:
-    """Card names of a mask, lowest first (rank, then suit)."""
-    return [CARD_NAMES[c] for c in iter_cards(mask)]
+    """Card names of a mask, lowest first (rank, then suit). Returns a fresh list."""
+    names = _LIST_CACHE.get(mask)
+    if names is None:
+        if len(_LIST_CACHE) > 200_000:
+            _LIST_CACHE.clear()
+        names = _LIST_CACHE[mask] = [CARD_NAMES[c] for c in iter_cards(mask)]
+    return names[:]
 
 
 def cards_text(mask: CardMask) -> str:

@@ -32,7 +32,7 @@ def engine(spec: Path | None) -> None:
     except PresidentError as exc:
         raise click.ClickException(str(exc)) from None
     print("president engine: protocol 1 ready", file=sys.stderr)
-    serve(sys.stdin, sys.stdout, rules)
+    serve(sys.stdin.buffer, sys.stdout.buffer, rules)
 
 
 @click.command()

@@ -50,6 +50,13 @@ class Ruleset:
     deals_default: int
     deals_min: int
     exchanges: tuple[tuple[int, int, int, int], ...]  # (giver place, receiver place, cards, min players)
+    #: lead_table[rank][nibble]: every play of min..max cards from those cards, fewer cards first.
+    lead_table: tuple[tuple[tuple[int, ...], ...], ...] = ()
+
+    def __post_init__(self) -> None:
+        table = tuple(tuple(tuple(m for k in range(self.min_cards, self.max_cards + 1) for m in SUBSETS[r][nib][k])
+                            for nib in range(16)) for r in range(NUM_RANKS))
+        object.__setattr__(self, "lead_table", table)
 
     @classmethod
     def from_spec(cls, spec: Spec | None = None) -> "Ruleset":
@@ -254,26 +261,42 @@ class GameState:
         if self.phase != Phase.PLAY:
             return []
         hand = self.hands[self.to_act]  # type: ignore[index]
-        out: list[Action] = []
         trick = self.trick
-        lo, hi = self.rules.min_cards, self.rules.max_cards
         if trick:
-            out.append(PASS)
+            out: list[Action] = [PASS]
             k = trick.bit_count()
             t = (trick.bit_length() - 1) >> 2
-            ranks = range(t - 1, -1, -1) if self.reversed else range(t + 1, NUM_RANKS)
-            for r in ranks:
-                nib = (hand >> (4 * r)) & 0xF
+            if self.reversed:
+                for r in range(t - 1, -1, -1):
+                    nib = (hand >> (r << 2)) & 0xF
+                    if nib:
+                        out += SUBSETS[r][nib][k]
+            else:
+                r = t + 1
+                h = hand >> (r << 2)
+                while h:
+                    nib = h & 0xF
+                    if nib:
+                        out += SUBSETS[r][nib][k]
+                    h >>= 4
+                    r += 1
+            return out
+        out = []
+        lead = self.rules.lead_table
+        if self.reversed:
+            for r in range(NUM_RANKS - 1, -1, -1):
+                nib = (hand >> (r << 2)) & 0xF
                 if nib:
-                    out.extend(SUBSETS[r][nib][k])
+                    out += lead[r][nib]
         else:
-            ranks = range(NUM_RANKS - 1, -1, -1) if self.reversed else range(NUM_RANKS)
-            for r in ranks:
-                nib = (hand >> (4 * r)) & 0xF
+            r = 0
+            h = hand
+            while h:
+                nib = h & 0xF
                 if nib:
-                    subs = SUBSETS[r][nib]
-                    for k in range(lo, hi + 1):
-                        out.extend(subs[k])
+                    out += lead[r][nib]
+                h >>= 4
+                r += 1
         return out
 
     def check(self, seat: int, action: Action, give: bool = False) -> IllegalAction | None:

@@ -168,17 +168,21 @@ class Session:
         return {"ok": True}
 
 
-def serve(stdin: IO[str] | None = None, stdout: IO[str] | None = None, rules: Ruleset | None = None,
+def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None, rules: Ruleset | None = None,
           session: Session | None = None) -> int:
-    """Serve the protocol until `quit` or end of input. Logs go to stderr only."""
-    stdin = stdin or sys.stdin
-    stdout = stdout or sys.stdout
+    """Serve the protocol on binary streams until `quit` or end of input. Logs go to stderr only."""
+    stdin = stdin or sys.stdin.buffer
+    stdout = stdout or sys.stdout.buffer
     session = session or Session(rules)
-    write, flush = stdout.write, stdout.flush
-    for line in stdin:
+    write, flush, readline = stdout.write, stdout.flush, stdin.readline
+    handle_line = session.handle_line
+    while True:
+        line = readline()
+        if not line:
+            break
         if not line.strip():
             continue
-        write(session.handle_line(line) + "\n")
+        write(handle_line(line).encode("utf-8") + b"\n")
         flush()
         if session.done:
             break
