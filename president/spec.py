@@ -128,6 +128,9 @@ class Step:
 
 @dataclass(frozen=True)
 class Example:
+    """A small scenario: a game started from explicit `hands` (or shuffled with `seed` for
+    `num_players`), then `steps`. `refused` names the clause that refuses the new game itself."""
+
     name: str
     hands: tuple[tuple[str, ...], ...]
     steps: tuple[Step, ...]
@@ -135,10 +138,13 @@ class Example:
     deals: int | None = None
     expect: Expect | None = None
     line: int | None = None
+    seed: int | None = None
+    num_players: int | None = None
+    refused: str | None = None
 
     @property
     def players(self) -> int:
-        return len(self.hands)
+        return self.num_players if self.num_players is not None else len(self.hands)
 
 
 @dataclass(frozen=True)
@@ -150,6 +156,8 @@ class Clause:
     testable: bool = True
     examples: tuple[Example, ...] = ()
     line: int | None = None
+    #: Examples still to come from another owner (e.g. "ai"): coverage reports the gap apart.
+    pending: str | None = None
 
 
 @dataclass(frozen=True)
@@ -194,7 +202,15 @@ class Spec:
         return tuple(r for r in self.exchange if r.applies(n))
 
 
+class _FrozenMap(tuple):
+    """A mapping frozen as a tuple of (key, value) pairs, thawed back into a dict."""
+
+    __slots__ = ()
+
+
 def _thaw(v: Any) -> Any:
+    if isinstance(v, _FrozenMap):
+        return {k: _thaw(x) for k, x in v}
     if isinstance(v, tuple):
         return [_thaw(x) for x in v]
     return v
@@ -204,7 +220,7 @@ def _freeze(v: Any) -> Any:
     if isinstance(v, list):
         return tuple(_freeze(x) for x in v)
     if isinstance(v, dict):
-        return tuple((k, _freeze(x)) for k, x in v.items())
+        return _FrozenMap((k, _freeze(x)) for k, x in v.items())
     return v
 
 
@@ -290,6 +306,13 @@ def _semantic_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], 
             for path, card in _cards_in(ex, ("clauses", i, "examples", j)):
                 if card[:-1] not in card_re_ranks or card[-1] not in card_re_suits:
                     yield path, f"unknown card {card!r}", "write the rank symbol then the suit letter, e.g. 10H"
+            if "refused" in ex and ex["refused"] not in seen:
+                yield (("clauses", i, "examples", j, "refused"), f"unknown clause {ex['refused']!r}",
+                       "name a clause declared under clauses")
+            names = [e["name"] for e in clause.get("examples", [])]
+            if names.count(ex["name"]) > 1:
+                yield (("clauses", i, "examples", j, "name"), f"duplicate example name {ex['name']!r}",
+                       "scenario ids are clause/name: give each example of a clause its own name")
             for k, step in enumerate(ex.get("steps", [])):
                 kinds = [key for key in ("play", "pass", "give", "deal", "ai") if key in step]
                 if len(kinds) != 1:
@@ -361,13 +384,15 @@ def parse_spec(text: str, file: str = "<spec>") -> Spec:
     clauses = []
     for i, c in enumerate(data["clauses"]):
         examples = tuple(
-            Example(name=e["name"], hands=tuple(tuple(h) for h in e["hands"]),
-                    steps=tuple(_step(s) for s in e["steps"]), revolution=e.get("revolution"),
+            Example(name=e["name"], hands=tuple(tuple(h) for h in e.get("hands", ())),
+                    steps=tuple(_step(s) for s in e.get("steps", ())), revolution=e.get("revolution"),
                     deals=e.get("deals"), expect=_expect(e.get("expect")),
-                    line=_line_for(lines, ("clauses", i, "examples", j)))
+                    line=_line_for(lines, ("clauses", i, "examples", j)),
+                    seed=e.get("seed"), num_players=e.get("players"), refused=e.get("refused"))
             for j, e in enumerate(c.get("examples", [])))
         clauses.append(Clause(c["id"], c["section"], c["title"], c.get("decision", False),
-                              c.get("testable", True), examples, _line_for(lines, ("clauses", i))))
+                              c.get("testable", True), examples, _line_for(lines, ("clauses", i)),
+                              c.get("pending")))
     return Spec(
         game=data["game"], variant=data["variant"], id=data["id"], version=data["version"],
         deck=Deck(tuple(data["deck"]["ranks"]), tuple(data["deck"]["suits"]), data["deck"]["jokers"]),
