@@ -1,0 +1,56 @@
+"""A non-editable wheel carries the spec, schemas, catalogs, templates and features, and works
+from outside any checkout."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out),
+                    str(ROOT)], check=True, capture_output=True, text=True)
+    return next(out.glob("president-*.whl"))
+
+
+def test_wheel_ships_the_data_files(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for required in ["president/_data/spec/president.yaml", "president/_data/spec/schema.json",
+                     "president/schemas/protocol/common.json"]:
+        assert required in names
+    assert any(n.startswith("president/_data/locales/") and n.endswith(".po") for n in names)
+    assert any(n.startswith("president/_data/features/") and n.endswith(".feature") for n in names)
+    assert any(n.startswith("president/templates/") for n in names)
+
+
+def test_installed_wheel_runs_outside_the_checkout(wheel: Path, tmp_path: Path) -> None:
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    py = env_dir / "bin" / "python"
+    # Install without dependencies: they come from the test environment through system site-packages.
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps", "-q", str(wheel)],
+                   check=True, capture_output=True, text=True)
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
+    where = subprocess.run([str(py), "-c", "import president; print(president.__file__)"], cwd=outside,
+                           capture_output=True, text=True, check=True, env=env).stdout
+    assert str(env_dir) in where, where
+    president = env_dir / "bin" / "president"
+    reply = subprocess.run([str(president), "engine"], input='{"cmd":"hello"}\n{"cmd":"quit"}\n', cwd=outside,
+                           capture_output=True, text=True, check=True, env=env).stdout.splitlines()
+    assert json.loads(reply[0])["spec_version"] == "1.1.0"
+    out = tmp_path / "sheets"
+    subprocess.run([str(president), "build", "--out", str(out)], cwd=outside, capture_output=True, text=True,
+                   check=True, env=env)
+    assert (out / "ru.txt").read_bytes() == (ROOT / "tests" / "seeds" / "ru.txt").read_bytes()
