@@ -17,14 +17,15 @@ def bench_engine(games: int, players: int = 4, seed: int = 0) -> dict[str, float
     rules = Ruleset.from_spec()
     config = rules.config(players)
     rng = random.Random(seed)
-    choice = rng.choice
+    rand = rng.random  # uniform choice as legal[int(rand() * len)]: cheaper than rng.choice
     steps = 0
     start = time.perf_counter()
     for i in range(games):
         game = GameState(rules, config, seed=seed * 1_000_003 + i)
         legal, apply = game.legal_actions, game.apply
         while game.phase == Phase.PLAY:
-            apply(choice(legal()))
+            actions = legal()
+            apply(actions[int(rand() * len(actions))])
             steps += 1
     elapsed = time.perf_counter() - start
     return {"games": games, "steps": steps, "seconds": round(elapsed, 3),
