@@ -1,0 +1,117 @@
+"""`president build`: every generated file of a project, computed in memory, then written atomically.
+
+Generated files: rules/<lang>.{txt,md,html} for every language, and features/* from the
+conformance generator (`president.features.generate_features(spec)`) when it is available.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..errors import Problem
+from ..resources import project_root
+from ..spec import Spec, load_spec
+from .catalogs import LANGS, BuildError
+from .render import render_all
+
+Progress = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+@dataclass(frozen=True)
+class Project:
+    """Where build and check read and write: the root, its spec and its output root."""
+
+    root: Path
+    spec_path: Path
+    out: Path
+
+    @classmethod
+    def resolve(cls, root: Path | None = None, spec: Path | None = None, out: Path | None = None) -> "Project":
+        base = project_root(root)
+        return cls(base, Path(spec).resolve() if spec else base / "spec" / "president.yaml",
+                   Path(out).resolve() if out else base)
+
+
+def features_generator() -> Callable[[Spec], dict[str, str]] | None:
+    """`president.features.generate_features` if the conformance package provides it yet."""
+    try:
+        mod = importlib.import_module("president.features")
+    except ImportError:
+        return None
+    gen = getattr(mod, "generate_features", None)
+    return gen if callable(gen) else None
+
+
+def generate_features(spec: Spec) -> dict[str, str]:
+    """{"features/<path>": text}; empty when no generator is installed."""
+    gen = features_generator()
+    if gen is None:
+        return {}
+    try:
+        files = gen(spec)
+    except BuildError:
+        raise
+    except Exception as exc:  # the generator belongs to another area: report, do not crash
+        raise BuildError([Problem("president/features.py", None, "",
+                                  f"the features generator failed: {type(exc).__name__}: {exc}",
+                                  "fix generate_features(spec)")]) from None
+    return {f"features/{Path(rel).as_posix()}": text for rel, text in sorted(files.items())}
+
+
+def generated_files(project: Project, spec: Spec | None = None, langs: tuple[str, ...] = LANGS) -> dict[str, bytes]:
+    """Every generated file, relative to the output root -> exact bytes. Raises BuildError."""
+    spec = spec or load_spec(project.spec_path)
+    files = {path: text.encode("utf-8") for path, text in render_all(spec, project.root, langs).items()}
+    files.update({path: text.encode("utf-8") for path, text in generate_features(spec).items()})
+    return dict(sorted(files.items()))
+
+
+def write_atomic(path: Path, data: bytes) -> bool:
+    """Write `data` to `path` through a temporary file and a rename; False if already identical."""
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return True
+
+
+@dataclass
+class BuildResult:
+    written: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    features: bool = False
+
+
+def build(project: Project, progress: Progress = _quiet) -> BuildResult:
+    """Render everything first (refusing on any problem), then write only what changed."""
+    start = time.perf_counter()
+    spec = load_spec(project.spec_path)
+    progress(f"spec {project.spec_path} ({spec.id} {spec.version})")
+    files = generated_files(project, spec)
+    result = BuildResult(features=features_generator() is not None)
+    if not result.features:
+        progress("features: generator not available (president.features.generate_features); skipped")
+    for rel, data in files.items():
+        (result.written if write_atomic(project.out / rel, data) else result.unchanged).append(rel)
+    result.seconds = time.perf_counter() - start
+    return result

@@ -1,0 +1,223 @@
+"""Gettext catalogs read straight from the .po files, and the translators built on them.
+
+No .mo file is compiled or shipped: `read_po` loads a catalog in memory and `Translator`
+answers gettext-style lookups from it, recording every message it could not translate
+instead of silently falling back to English (a build refuses on any such miss).
+"""
+from __future__ import annotations
+
+import gettext as _gettext
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import read_po
+
+from ..errors import PresidentError, Problem
+
+#: The source language (msgids are English) comes first; the others have catalogs.
+SOURCE_LANG = "en"
+CATALOG_LANGS: tuple[str, ...] = ("ar", "el", "ru", "hy", "hi")
+LANGS: tuple[str, ...] = (SOURCE_LANG, *CATALOG_LANGS)
+PSEUDO_LANG = "xx"
+DOMAIN = "rules"
+
+#: Written explicitly in every catalog header (and checked), never left to tool defaults.
+PLURAL_FORMS: dict[str, str] = {
+    "en": "nplurals=2; plural=(n != 1);",
+    "ar": "nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? 4 : 5);",
+    "el": "nplurals=2; plural=(n != 1);",
+    "ru": ("nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
+           "(n%100<10 || n%100>=20) ? 1 : 2);"),
+    "hy": "nplurals=2; plural=(n != 1);",
+    "hi": "nplurals=2; plural=(n != 1);",
+}
+PLURAL_FORMS[PSEUDO_LANG] = PLURAL_FORMS["en"]
+
+Key = tuple[str | None, str]  # (msgctxt, msgid)
+
+
+class BuildError(PresidentError):
+    """Rendering is impossible; carries every problem found."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+def po_path(root: Path, lang: str) -> Path:
+    return root / "locales" / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def pot_path(root: Path) -> Path:
+    return root / "locales" / f"{DOMAIN}.pot"
+
+
+def parse_plural_forms(header: str) -> tuple[int, str]:
+    """`nplurals=N; plural=EXPR;` -> (N, EXPR)."""
+    m = re.match(r"\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*(.+?);?\s*$", header)
+    if not m:
+        raise ValueError(f"not a Plural-Forms header: {header!r}")
+    return int(m.group(1)), m.group(2)
+
+
+def plural_function(header: str) -> Callable[[int], int]:
+    return _gettext.c2py(parse_plural_forms(header)[1])
+
+
+def load_catalog(path: Path, lang: str) -> Catalog:
+    """Read a .po file; a file that cannot be parsed raises BuildError with its location."""
+    try:
+        with path.open("rb") as fh:
+            return read_po(fh, locale=lang, abort_invalid=True)
+    except FileNotFoundError:
+        raise BuildError([Problem(str(path), None, "", f"no catalog for {lang!r}",
+                                  "run `president i18n update` to create it")]) from None
+    except Exception as exc:  # babel raises PoFileError or ValueError with a line number inside
+        line = getattr(exc, "lineno", None)
+        raise BuildError([Problem(str(path), line, "", f"cannot parse the catalog: {exc}",
+                                  "fix the .po syntax")]) from None
+
+
+def raw_header(path: Path) -> dict[str, str]:
+    """The header entry (msgid "") exactly as written in the file: Babel would fill in defaults."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    m = re.search(r'^msgid ""\nmsgstr ((?:".*"\n?)+)', text, re.M)
+    if not m:
+        return {}
+    body = "".join(re.findall(r'"(.*)"', m.group(1))).replace('\\n', "\n").replace('\\"', '"')
+    return {k.strip().lower(): v.strip() for k, _, v in
+            (line.partition(":") for line in body.split("\n") if ":" in line)}
+
+
+def raw_plural_forms(path: Path) -> str | None:
+    return raw_header(path).get("plural-forms")
+
+
+def translations_of(catalog: Catalog) -> dict[Key, str | tuple[str, ...]]:
+    """Usable translations: not fuzzy, not empty (any empty plural form makes it unusable)."""
+    out: dict[Key, str | tuple[str, ...]] = {}
+    for msg in catalog:
+        if not msg.id or msg.fuzzy:
+            continue
+        key = (msg.context, msg.id[0] if isinstance(msg.id, (list, tuple)) else msg.id)
+        if isinstance(msg.string, (list, tuple)):
+            if all(msg.string):
+                out[key] = tuple(msg.string)
+        elif msg.string:
+            out[key] = msg.string
+    return out
+
+
+@dataclass
+class Lookup:
+    """One message looked up while rendering (kept for extraction and for error reports)."""
+
+    context: str | None
+    msgid: str
+    plural: str | None = None
+    dynamic: bool = False
+    origin: str = ""
+
+
+@dataclass
+class Translator:
+    """gettext-like lookups for one language; misses are recorded, never hidden.
+
+    `messages` None means the source language: every msgid is its own translation.
+    """
+
+    lang: str
+    messages: dict[Key, str | tuple[str, ...]] | None
+    plural: Callable[[int], int] = field(default=lambda n: int(n != 1))
+    source: str = ""
+    pseudo: bool = False
+    missing: list[Lookup] = field(default_factory=list)
+    used: list[Lookup] = field(default_factory=list)
+
+    def _find(self, look: Lookup, n: int | None) -> str:
+        self.used.append(look)
+        if self.pseudo:
+            base = look.msgid if n is None or n == 1 or look.plural is None else look.plural
+            return pseudo_text(base)
+        if self.messages is None:
+            if n is None or look.plural is None:
+                return look.msgid
+            return look.msgid if n == 1 else look.plural
+        found = self.messages.get((look.context, look.msgid))
+        if found is None or (n is not None) != isinstance(found, tuple):
+            if all((m.context, m.msgid) != (look.context, look.msgid) for m in self.missing):
+                self.missing.append(look)
+            return look.msgid if n is None or n == 1 or look.plural is None else look.plural
+        if isinstance(found, tuple):
+            idx = self.plural(n or 0)
+            return found[idx] if idx < len(found) else found[-1]
+        return found
+
+    # The four gettext entry points; keyword arguments fill %(name)s placeholders.
+    def gettext(self, msgid: str, **values: Any) -> str:
+        return _fill(self._find(Lookup(None, msgid), None), values)
+
+    def pgettext(self, context: str, msgid: str, **values: Any) -> str:
+        return _fill(self._find(Lookup(context, msgid), None), values)
+
+    def ngettext(self, singular: str, plural: str, n: int, **values: Any) -> str:
+        return _fill(self._find(Lookup(None, singular, plural), n), {"num": n, **values})
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int, **values: Any) -> str:
+        return _fill(self._find(Lookup(context, singular, plural), n), {"num": n, **values})
+
+    def dynamic(self, context: str, msgid: str, origin: str, **values: Any) -> str:
+        """A message whose msgid is chosen by code from spec values (not literal in a template)."""
+        return _fill(self._find(Lookup(context, msgid, dynamic=True, origin=origin), None), values)
+
+
+def _fill(text: str, values: dict[str, Any]) -> str:
+    return text % values if values else text
+
+
+# --- pseudo-locale ------------------------------------------------------------------------
+
+_ACCENTS = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "àƀçđéƒĝĥîĵķĺɱñöþʠŕšţûṽŵẋýžÀßÇĐÉƑĜĤÎĴĶĹṀÑÖÞǪŔŠŢÛṼŴẊÝŽ")
+PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
+_PLACEHOLDER = re.compile(r"%\([A-Za-z_][A-Za-z0-9_]*\)[sdif]|%%")
+
+
+def pseudo_text(msgid: str) -> str:
+    """Accent every letter outside placeholders and bracket the result: `⟦Ŝéţûþ⟧`."""
+    parts, last = [], 0
+    for m in _PLACEHOLDER.finditer(msgid):
+        parts.append(msgid[last:m.start()].translate(_ACCENTS))
+        parts.append(m.group(0))
+        last = m.end()
+    parts.append(msgid[last:].translate(_ACCENTS))
+    return PSEUDO_OPEN + "".join(parts) + PSEUDO_CLOSE
+
+
+def translator_for(root: Path, lang: str) -> Translator:
+    """The translator of `lang` from the catalogs under `root` (source and pseudo need none)."""
+    if lang == SOURCE_LANG:
+        return Translator(lang, None, source="(source language)")
+    if lang == PSEUDO_LANG:
+        return Translator(lang, None, source="(pseudo-locale)", pseudo=True)
+    path = po_path(root, lang)
+    catalog = load_catalog(path, lang)
+    header = raw_plural_forms(path) or PLURAL_FORMS[lang]
+    return Translator(lang, translations_of(catalog), plural_function(header), source=str(path))
+
+
+def message_key(msg: Message) -> Key:
+    return (msg.context, msg.id[0] if isinstance(msg.id, (list, tuple)) else msg.id)
+
+
+def iter_keys(messages: Iterable[Message]) -> Iterable[Key]:
+    for msg in messages:
+        if msg.id:
+            yield message_key(msg)
