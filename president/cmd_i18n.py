@@ -1,0 +1,175 @@
+"""CLI: `president build`, `president check` and the `president i18n` translator tools.
+
+Exit codes: 0 success, 1 problems found (listed on stderr as file:line: what (what to do)),
+2 usage errors. Progress goes to stderr; stdout carries only requested output.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Iterable, NoReturn
+
+import click
+
+from .errors import PresidentError, Problem, SpecError
+from .i18n.build import Project, build as build_project, write_atomic
+from .i18n.catalogs import CATALOG_LANGS, LANGS, PSEUDO_LANG, BuildError, Translator, pot_path, po_path
+from .spec import load_spec
+
+_ROOT = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None,
+                     help="Project folder (default: found upward from the current folder, "
+                          "else the copies packaged with president).")
+_SPEC = click.option("--spec", "spec", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                     help="Spec file (default: <root>/spec/president.yaml).")
+
+
+def _say(message: str) -> None:
+    click.echo(message, err=True)
+
+
+def _fail(problems: Iterable[Problem], what: str) -> NoReturn:
+    problems = list(problems)
+    for p in problems:
+        _say(str(p))
+    _say(f"{what}: {len(problems)} problem{'s' if len(problems) != 1 else ''}")
+    sys.exit(1)
+
+
+def _problems_of(exc: PresidentError) -> list[Problem]:
+    if isinstance(exc, (SpecError, BuildError)):
+        return exc.problems
+    return [Problem("president", None, "", str(exc))]
+
+
+@click.command()
+@_SPEC
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output root: writes OUT/rules/<lang>.{txt,md,html} and OUT/features/ (default: the root).")
+@_ROOT
+def build(spec: Path | None, out: Path | None, root: Path | None) -> None:
+    """Render the rule sheets (en, ar, el, ru, hy, hi as .txt, .md, .html) and the features.
+
+    Nothing is written unless everything renders: a variant whose sentences the catalogs
+    lack is refused with the list of missing translations.
+    """
+    project = Project.resolve(root, spec, out)
+    try:
+        result = build_project(project, _say)
+    except PresidentError as exc:
+        _fail(_problems_of(exc), "build refused, nothing written")
+    for rel in result.written:
+        _say(f"wrote {project.out / rel}")
+    _say(f"build: {len(result.written)} written, {len(result.unchanged)} unchanged "
+         f"in {result.seconds:.2f}s ({project.out})")
+
+
+@click.command()
+@_SPEC
+@_ROOT
+def check(spec: Path | None, root: Path | None) -> None:
+    """Check the spec, the catalogs, placeholders and numbers, template clause ids, and drift.
+
+    Lists every problem with its file and line and exits 1 if there is any.
+    """
+    from .i18n.check import CHECKS, run_checks
+    project = Project.resolve(root, spec)
+    _say(f"check: {project.root} ({len(CHECKS)} checks)")
+    problems = run_checks(project)
+    if problems:
+        _fail(problems, "check failed")
+    _say("check: no problems")
+
+
+@click.group()
+def i18n() -> None:
+    """Translator tools: extract messages, update catalogs, statistics, pseudo-locale.
+
+    Plain Babel works too: `pybabel extract -F babel.cfg -o locales/rules.pot .` and
+    `pybabel update -i locales/rules.pot -d locales -D rules`.
+    """
+
+
+@i18n.command()
+@_SPEC
+@_ROOT
+def extract(spec: Path | None, root: Path | None) -> None:
+    """Write locales/rules.pot from the templates and the spec (no dates: reproducible)."""
+    from .i18n.extract import template_bytes
+    project = Project.resolve(root, spec)
+    try:
+        data = template_bytes(project.root, project.spec_path)
+    except PresidentError as exc:
+        _fail(_problems_of(exc), "extract failed")
+    path = pot_path(project.root)
+    _say(f"{'wrote' if write_atomic(path, data) else 'unchanged'} {path}")
+
+
+@i18n.command()
+@_SPEC
+@_ROOT
+@click.option("--no-fuzzy-matching", is_flag=True, help="Do not guess fuzzy translations for new messages.")
+def update(spec: Path | None, root: Path | None, no_fuzzy_matching: bool) -> None:
+    """Extract, then merge the template into every catalog (new messages empty or fuzzy)."""
+    from .i18n.extract import extract_template, serialize, updated_catalogs
+    project = Project.resolve(root, spec)
+    try:
+        template = extract_template(project.root, project.spec_path)
+        files = {pot_path(project.root): serialize(template)}
+        for lang, data in updated_catalogs(project.root, template, fuzzy_matching=not no_fuzzy_matching).items():
+            files[po_path(project.root, lang)] = data
+    except PresidentError as exc:
+        _fail(_problems_of(exc), "update failed, nothing written")
+    for path, data in files.items():
+        _say(f"{'wrote' if write_atomic(path, data) else 'unchanged'} {path}")
+
+
+@i18n.command()
+@_ROOT
+def stats(root: Path | None) -> None:
+    """Translated, fuzzy and untranslated messages per catalog."""
+    from .i18n.extract import catalog_stats
+    project = Project.resolve(root)
+    try:
+        rows = catalog_stats(project.root)
+    except PresidentError as exc:
+        _fail(_problems_of(exc), "stats failed")
+    click.echo(f"{'lang':<6}{'total':>7}{'done':>7}{'fuzzy':>7}{'todo':>7}")
+    for lang, total, done, fuzzy, todo in rows:
+        click.echo(f"{lang:<6}{total:>7}{done:>7}{fuzzy:>7}{todo:>7}")
+
+
+@i18n.command()
+@_SPEC
+@_ROOT
+@click.option("--format", "fmt", type=click.Choice(["txt", "md", "html"]), default="txt", show_default=True)
+def pseudo(spec: Path | None, root: Path | None, fmt: str) -> None:
+    """Print the sheet in the pseudo-locale `xx`: every message ⟦àççéñţéđ⟧, so any text that
+    escapes translation shows up unbracketed."""
+    from .i18n.render import render_sheet
+    project = Project.resolve(root, spec)
+    try:
+        text = render_sheet(load_spec(project.spec_path), PSEUDO_LANG, fmt, project.root,
+                            translator=Translator(PSEUDO_LANG, None, pseudo=True))
+    except PresidentError as exc:
+        _fail(_problems_of(exc), "pseudo failed")
+    click.echo(text)
+
+
+@i18n.command()
+@click.argument("lang", type=click.Choice(list(LANGS)))
+@_SPEC
+@_ROOT
+def lines(lang: str, spec: Path | None, root: Path | None) -> None:
+    """Print the sheet's lines in LANG with their clause ids, as JSON lines."""
+    from .i18n.render import render_lines
+    project = Project.resolve(root, spec)
+    try:
+        rows = render_lines(load_spec(project.spec_path), lang, project.root)
+    except PresidentError as exc:
+        _fail(_problems_of(exc), "lines failed")
+    for rules, text in rows:
+        click.echo(json.dumps({"rules": list(rules), "text": text}, ensure_ascii=False))
+
+
+__all__ = ["build", "check", "i18n", "CATALOG_LANGS"]

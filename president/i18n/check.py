@@ -1,0 +1,302 @@
+"""`president check`: every problem of the project at once, each with its file and line.
+
+The checks are plain functions `check(ctx: CheckContext) -> list[Problem]` kept in `CHECKS`.
+To add one (for example clause coverage from the conformance side)::
+
+    from president.i18n.check import CheckContext, register_check
+
+    @register_check
+    def check_coverage(ctx: CheckContext) -> list[Problem]:
+        if ctx.spec is None:          # the spec is invalid: check_spec reports it
+            return []
+        return [Problem(...), ...]
+
+`run_checks(project)` runs them all in order; a check that crashes is reported as a
+problem of its own rather than hiding the others. Make sure the module defining the check
+is imported before `run_checks` runs (e.g. import it from president/cmd_*.py).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from babel.messages.catalog import Catalog, Message
+from jinja2 import nodes
+
+from ..errors import Problem, SpecError
+from ..spec import Spec, load_spec
+from .build import Project, features_generator, generated_files
+from .catalogs import (CATALOG_LANGS, PLURAL_FORMS, BuildError, Key, load_catalog, message_key,
+                       parse_plural_forms, plural_function, po_path, pot_path, raw_plural_forms)
+from .extract import extract_template, serialize
+from .render import CONTENT_TEMPLATE, NUMBER_WORDS, TEMPLATES_DIR, environment
+
+
+@dataclass
+class CheckContext:
+    project: Project
+    spec: Spec | None = None
+    _template: Catalog | None = field(default=None, repr=False)
+
+    def rel(self, path: Path | str) -> str:
+        p = Path(path)
+        try:
+            return p.resolve().relative_to(self.project.root.resolve()).as_posix()
+        except ValueError:
+            return str(path)
+
+    def template(self) -> Catalog | None:
+        """The message template extracted now from the templates and the spec (None if invalid)."""
+        if self._template is None and self.spec is not None:
+            self._template = extract_template(self.project.root, self.project.spec_path)
+        return self._template
+
+
+Check = Callable[[CheckContext], list[Problem]]
+CHECKS: list[Check] = []
+
+
+def register_check(fn: Check) -> Check:
+    """Add `fn` to the checks `president check` runs (usable as a decorator)."""
+    if fn not in CHECKS:
+        CHECKS.append(fn)
+    return fn
+
+
+def run_checks(project: Project, checks: list[Check] | None = None) -> list[Problem]:
+    ctx = CheckContext(project)
+    try:
+        ctx.spec = load_spec(project.spec_path)
+    except SpecError:
+        ctx.spec = None
+    problems: list[Problem] = []
+    for check in checks if checks is not None else CHECKS:
+        try:
+            problems.extend(check(ctx))
+        except BuildError as exc:
+            problems.extend(exc.problems)
+        except Exception as exc:  # a broken check must not hide the others
+            problems.append(Problem(check.__module__, None, "", f"check {check.__name__} crashed: "
+                                    f"{type(exc).__name__}: {exc}", "fix the check"))
+    return problems
+
+
+# --- the spec -------------------------------------------------------------------------------
+
+@register_check
+def check_spec(ctx: CheckContext) -> list[Problem]:
+    """The spec loads and validates (schema and cross references)."""
+    try:
+        load_spec(ctx.project.spec_path)
+    except SpecError as exc:
+        return [Problem(ctx.rel(p.file), p.line, p.path, p.message, p.hint) for p in exc.problems]
+    return []
+
+
+# --- catalogs -------------------------------------------------------------------------------
+
+def _catalogs(ctx: CheckContext) -> tuple[dict[str, Catalog], list[Problem]]:
+    cats, problems = {}, []
+    for lang in CATALOG_LANGS:
+        try:
+            cats[lang] = load_catalog(po_path(ctx.project.root, lang), lang)
+        except BuildError as exc:
+            problems.extend(Problem(ctx.rel(p.file), p.line, p.path, p.message, p.hint) for p in exc.problems)
+    return cats, problems
+
+
+def _key_text(key: Key) -> str:
+    return f"{key[1]!r}" + (f" (msgctxt {key[0]!r})" if key[0] else "")
+
+
+def _translated(msg: Message) -> bool:
+    return all(msg.string) if isinstance(msg.string, (list, tuple)) else bool(msg.string)
+
+
+@register_check
+def check_catalogs(ctx: CheckContext) -> list[Problem]:
+    """Plural-Forms written explicitly; no message missing, untranslated, fuzzy or obsolete."""
+    cats, problems = _catalogs(ctx)
+    template = ctx.template()
+    wanted = {message_key(m): m for m in template if m.id} if template is not None else None
+    for lang, cat in cats.items():
+        path = po_path(ctx.project.root, lang)
+        file = ctx.rel(path)
+        header = raw_plural_forms(path)
+        if header is None:
+            problems.append(Problem(file, 1, "", "no explicit Plural-Forms header",
+                                    f'write "Plural-Forms: {PLURAL_FORMS[lang]}"'))
+        elif parse_plural_forms(header) != parse_plural_forms(PLURAL_FORMS[lang]):
+            problems.append(Problem(file, 1, "", f"Plural-Forms is {header!r}",
+                                    f"expected {PLURAL_FORMS[lang]!r}"))
+        have = {message_key(m): m for m in cat if m.id}
+        for key, msg in have.items():
+            if msg.fuzzy:
+                problems.append(Problem(file, msg.lineno, "", f"{lang}: fuzzy translation of {_key_text(key)}",
+                                        "review it and remove the fuzzy flag"))
+            elif not _translated(msg):
+                problems.append(Problem(file, msg.lineno, "", f"{lang}: untranslated {_key_text(key)}",
+                                        "write the msgstr"))
+            if wanted is not None and key not in wanted:
+                problems.append(Problem(file, msg.lineno, "", f"{lang}: obsolete message {_key_text(key)}",
+                                        "no template or spec uses it: run `president i18n update`"))
+        for key, msg in cat.obsolete.items():
+            problems.append(Problem(file, getattr(msg, "lineno", None), "",
+                                    f"{lang}: obsolete message {_key_text(message_key(msg))} (#~)",
+                                    "delete it, or restore its use"))
+        if wanted is not None:
+            for key, msg in wanted.items():
+                if key not in have:
+                    where = ", ".join(f"{f}:{n}" for f, n in msg.locations)
+                    problems.append(Problem(file, None, "", f"{lang}: missing message {_key_text(key)} (used at {where})",
+                                            "run `president i18n update`, then translate it"))
+    return problems
+
+
+_PLACEHOLDER = re.compile(r"%\(([A-Za-z_][A-Za-z0-9_]*)\)[sdif]")
+_NUMBER = re.compile(r"\d+")  # \d matches every script's decimal digits
+_WORD_VALUES = {w: i for i, w in enumerate(NUMBER_WORDS)}
+
+
+def _numbers(text: str, words: bool) -> list[int]:
+    """Numbers written in `text` outside placeholders; native digits count as the same number."""
+    bare = _PLACEHOLDER.sub(" ", text)
+    found = [int("".join(str(unicodedata.decimal(c)) for c in m.group(0))) for m in _NUMBER.finditer(bare)]
+    if words:
+        found += [_WORD_VALUES[w] for w in re.findall(r"[a-z]+", bare.lower()) if w in _WORD_VALUES]
+    return found
+
+
+def _single_valued_forms(header: str) -> set[int]:
+    """Plural form indexes used by exactly one n (e.g. ar 0, 1, 2): they may omit the number."""
+    fn = plural_function(header)
+    counts: dict[int, int] = {}
+    for n in range(1000):
+        counts[fn(n)] = counts.get(fn(n), 0) + 1
+    return {idx for idx, c in counts.items() if c == 1}
+
+
+def translation_problems(msgid: str | tuple[str, ...], string: str | tuple[str, ...],
+                         plural_header: str) -> list[str]:
+    """What is wrong with one translation: placeholders or numbers missing or extra, bad format."""
+    sources = list(msgid) if isinstance(msgid, (list, tuple)) else [msgid]
+    forms = list(string) if isinstance(string, (list, tuple)) else [string]
+    want = {p for s in sources for p in _PLACEHOLDER.findall(s)}
+    numbers = {n for s in sources for n in _numbers(s, words=True)}
+    digits = {n for s in sources for n in _numbers(s, words=False)}
+    lenient = _single_valued_forms(plural_header) if isinstance(msgid, (list, tuple)) else set()
+    out = []
+    for idx, form in enumerate(forms):
+        if not form:
+            continue
+        label = f"msgstr[{idx}]" if isinstance(string, (list, tuple)) else "msgstr"
+        got = set(_PLACEHOLDER.findall(form))
+        missing = want - got - ({"num"} if idx in lenient else set())
+        if missing:
+            out.append(f"{label} lacks placeholder(s) {', '.join(f'%({p})s' for p in sorted(missing))}")
+        if got - want:
+            out.append(f"{label} has placeholder(s) the source lacks: "
+                       f"{', '.join(f'%({p})s' for p in sorted(got - want))}")
+        found = _numbers(form, words=False)
+        extra = sorted(set(found) - numbers)
+        if extra:
+            out.append(f"{label} has number(s) the source lacks: {', '.join(map(str, extra))}")
+        lost = sorted(digits - set(found))
+        if lost:
+            out.append(f"{label} lacks number(s) {', '.join(map(str, lost))}")
+        try:
+            form % {p: 1 for p in got | {"num"}}
+        except (ValueError, TypeError, KeyError) as exc:
+            out.append(f"{label} is not a valid format string: {exc}")
+    return out
+
+
+@register_check
+def check_placeholders(ctx: CheckContext) -> list[Problem]:
+    """Each translation keeps the source's placeholders and numbers, and adds none."""
+    cats, _ = _catalogs(ctx)  # parse problems are reported by check_catalogs
+    problems = []
+    for lang, cat in cats.items():
+        path = po_path(ctx.project.root, lang)
+        header = raw_plural_forms(path) or PLURAL_FORMS[lang]
+        for msg in cat:
+            if not msg.id or not _translated(msg):
+                continue
+            for what in translation_problems(msg.id, msg.string, header):
+                problems.append(Problem(ctx.rel(path), msg.lineno, "", f"{lang}: {_key_text(message_key(msg))}: {what}",
+                                        "placeholders and numbers come from the spec; never type them in"))
+    return problems
+
+
+# --- templates ------------------------------------------------------------------------------
+
+_CLAUSE_ID = re.compile(r"^[a-z]+(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
+
+
+def template_clause_ids() -> list[tuple[str, int, str]]:
+    """(template, line, clause id) for every clause id named in the templates."""
+    env = environment()
+    out = []
+    for path in sorted(TEMPLATES_DIR.glob("*.j2")):
+        ast = env.parse(path.read_text(encoding="utf-8"))
+        for const in ast.find_all(nodes.Const):
+            if isinstance(const.value, str) and _CLAUSE_ID.match(const.value):
+                out.append((path.name, const.lineno, const.value))
+    return out
+
+
+@register_check
+def check_template_clauses(ctx: CheckContext) -> list[Problem]:
+    """Every clause id the templates attach to a rule line exists in the spec."""
+    if ctx.spec is None:
+        return []
+    known = set(ctx.spec.clause_ids)
+    return [Problem(f"president/templates/{name}", line, "", f"unknown clause id {cid!r}",
+                    "use a clause id declared in the spec, or declare it")
+            for name, line, cid in template_clause_ids() if cid not in known]
+
+
+# --- drift ----------------------------------------------------------------------------------
+
+def _first_difference(old: bytes, new: bytes) -> int:
+    a, b = old.decode("utf-8", "replace").split("\n"), new.decode("utf-8", "replace").split("\n")
+    for i, (x, y) in enumerate(zip(a, b), 1):
+        if x != y:
+            return i
+    return min(len(a), len(b)) + 1
+
+
+@register_check
+def check_drift(ctx: CheckContext) -> list[Problem]:
+    """rules/, features/ and locales/rules.pot equal what `build` / `i18n extract` write now."""
+    if ctx.spec is None:
+        return []
+    problems = []
+    hint = "run `president build` and commit the result"
+    expected = generated_files(ctx.project, ctx.spec)
+    pot = pot_path(ctx.project.root)
+    expected_pot = serialize(ctx.template())  # type: ignore[arg-type]
+    targets = [(ctx.project.out / rel, data, hint) for rel, data in expected.items()]
+    targets.append((pot, expected_pot, "run `president i18n update` and commit the result"))
+    for path, data, fix in targets:
+        try:
+            old = path.read_bytes()
+        except OSError:
+            problems.append(Problem(ctx.rel(path), None, "", "generated file is missing", fix))
+            continue
+        if old != data:
+            problems.append(Problem(ctx.rel(path), _first_difference(old, data), "",
+                                    "differs from what would be generated now (drift)", fix))
+    dirs = [("rules", ("*.txt", "*.md", "*.html"))]
+    if features_generator():
+        dirs.append(("features", ("*.feature",)))
+    for folder, patterns in dirs:
+        for path in sorted(p for pattern in patterns for p in (ctx.project.out / folder).rglob(pattern)):
+            rel = path.relative_to(ctx.project.out).as_posix()
+            if rel not in expected:
+                problems.append(Problem(ctx.rel(path), None, "", "stale generated file: build no longer writes it",
+                                        "delete it"))
+    return problems
