@@ -13,7 +13,7 @@ from typing import Iterable, NoReturn
 import click
 
 from .errors import PresidentError, Problem, SpecError
-from .i18n.build import Project, build as build_project, write_atomic
+from .i18n.build import Project, build_project, write_atomic
 from .i18n.catalogs import CATALOG_LANGS, LANGS, PSEUDO_LANG, BuildError, Translator, pot_path, po_path
 from .spec import load_spec
 

@@ -5,6 +5,8 @@ conformance generator (`president.features.generate_features(spec)`) when it is 
 """
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import importlib
 import os
 import tempfile
@@ -15,7 +17,7 @@ from typing import Callable
 
 from ..errors import Problem
 from ..resources import project_root
-from ..spec import Spec, load_spec
+from ..spec import Spec, load_spec, parse_spec
 from .catalogs import LANGS, BuildError
 from .render import render_all
 
@@ -39,6 +41,23 @@ class Project:
         base = project_root(root)
         return cls(base, Path(spec).resolve() if spec else base / "spec" / "president.yaml",
                    Path(out).resolve() if out else base)
+
+
+_SPECS: dict[bytes, Spec] = {}
+
+
+def read_spec(path: Path) -> Spec:
+    """load_spec, parsed once per distinct content in this process (the YAML is large)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return load_spec(path)  # raises the usual SpecError
+    key = hashlib.sha256(data).digest()
+    if key not in _SPECS:
+        if len(_SPECS) > 16:
+            _SPECS.clear()
+        _SPECS[key] = parse_spec(data.decode("utf-8"), str(path))
+    return dataclasses.replace(_SPECS[key], path=str(path))
 
 
 def features_generator() -> Callable[[Spec], dict[str, str]] | None:
@@ -69,7 +88,7 @@ def generate_features(spec: Spec) -> dict[str, str]:
 
 def generated_files(project: Project, spec: Spec | None = None, langs: tuple[str, ...] = LANGS) -> dict[str, bytes]:
     """Every generated file, relative to the output root -> exact bytes. Raises BuildError."""
-    spec = spec or load_spec(project.spec_path)
+    spec = spec or read_spec(project.spec_path)
     files = {path: text.encode("utf-8") for path, text in render_all(spec, project.root, langs).items()}
     files.update({path: text.encode("utf-8") for path, text in generate_features(spec).items()})
     return dict(sorted(files.items()))
@@ -102,10 +121,10 @@ class BuildResult:
     features: bool = False
 
 
-def build(project: Project, progress: Progress = _quiet) -> BuildResult:
+def build_project(project: Project, progress: Progress = _quiet) -> BuildResult:
     """Render everything first (refusing on any problem), then write only what changed."""
     start = time.perf_counter()
-    spec = load_spec(project.spec_path)
+    spec = read_spec(project.spec_path)
     progress(f"spec {project.spec_path} ({spec.id} {spec.version})")
     files = generated_files(project, spec)
     result = BuildResult(features=features_generator() is not None)

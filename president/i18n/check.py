@@ -27,8 +27,8 @@ from babel.messages.catalog import Catalog, Message
 from jinja2 import nodes
 
 from ..errors import Problem, SpecError
-from ..spec import Spec, load_spec
-from .build import Project, features_generator, generated_files
+from ..spec import Spec
+from .build import Project, features_generator, generated_files, read_spec
 from .catalogs import (CATALOG_LANGS, PLURAL_FORMS, BuildError, Key, load_catalog, message_key,
                        parse_plural_forms, plural_function, po_path, pot_path, raw_plural_forms)
 from .extract import extract_template, serialize
@@ -39,6 +39,7 @@ from .render import CONTENT_TEMPLATE, NUMBER_WORDS, TEMPLATES_DIR, environment
 class CheckContext:
     project: Project
     spec: Spec | None = None
+    spec_error: SpecError | None = None
     _template: Catalog | None = field(default=None, repr=False)
 
     def rel(self, path: Path | str) -> str:
@@ -51,7 +52,7 @@ class CheckContext:
     def template(self) -> Catalog | None:
         """The message template extracted now from the templates and the spec (None if invalid)."""
         if self._template is None and self.spec is not None:
-            self._template = extract_template(self.project.root, self.project.spec_path)
+            self._template = extract_template(self.project.root, self.project.spec_path, self.spec)
         return self._template
 
 
@@ -69,9 +70,9 @@ def register_check(fn: Check) -> Check:
 def run_checks(project: Project, checks: list[Check] | None = None) -> list[Problem]:
     ctx = CheckContext(project)
     try:
-        ctx.spec = load_spec(project.spec_path)
-    except SpecError:
-        ctx.spec = None
+        ctx.spec = read_spec(project.spec_path)
+    except SpecError as exc:
+        ctx.spec, ctx.spec_error = None, exc
     problems: list[Problem] = []
     for check in checks if checks is not None else CHECKS:
         try:
@@ -89,11 +90,9 @@ def run_checks(project: Project, checks: list[Check] | None = None) -> list[Prob
 @register_check
 def check_spec(ctx: CheckContext) -> list[Problem]:
     """The spec loads and validates (schema and cross references)."""
-    try:
-        load_spec(ctx.project.spec_path)
-    except SpecError as exc:
-        return [Problem(ctx.rel(p.file), p.line, p.path, p.message, p.hint) for p in exc.problems]
-    return []
+    if ctx.spec_error is None:
+        return []
+    return [Problem(ctx.rel(p.file), p.line, p.path, p.message, p.hint) for p in ctx.spec_error.problems]
 
 
 # --- catalogs -------------------------------------------------------------------------------

@@ -43,25 +43,31 @@ def _yaml_line(text: str, key: str) -> int:
     return text.count("\n", 0, m.start()) + 1 if m else 1
 
 
-def extract_spec(fileobj: BinaryIO, keywords: Any, comment_tags: Any,
-                 options: dict[str, Any]) -> Iterator[tuple[int, str, Any, list[str]]]:
-    """Babel extraction method for the spec (babel.cfg: `[president.i18n.extract:extract_spec: spec/*.yaml]`)."""
-    text = fileobj.read().decode("utf-8")
-    spec = parse_spec(text, getattr(fileobj, "name", "<spec>"))
+def spec_messages(spec: Spec, text: str) -> Iterator[tuple[int, str | None, str, list[str]]]:
+    """(line, msgctxt, msgid, comments) of every message whose msgid the spec decides."""
     seen = set()
     for look in dynamic_lookups(spec).used:
         if not look.dynamic or (look.context, look.msgid) in seen:
             continue
         seen.add((look.context, look.msgid))
-        yield (_yaml_line(text, look.origin.split(".")[-1]), "pgettext", (look.context, look.msgid),
+        yield (_yaml_line(text, look.origin.split(".")[-1]), look.context, look.msgid,
                [f"from the spec ({look.origin})"])
+
+
+def extract_spec(fileobj: BinaryIO, keywords: Any, comment_tags: Any,
+                 options: dict[str, Any]) -> Iterator[tuple[int, str, Any, list[str]]]:
+    """Babel extraction method for the spec (babel.cfg: `spec = president.i18n.extract:extract_spec`)."""
+    text = fileobj.read().decode("utf-8")
+    spec = parse_spec(text, getattr(fileobj, "name", "<spec>"))
+    for line, context, msgid, comments in spec_messages(spec, text):
+        yield line, "pgettext", (context, msgid), comments
 
 
 def template_files() -> list[Path]:
     return sorted(TEMPLATES_DIR.glob("*.j2"))
 
 
-def extract_template(root: Path, spec_path: Path) -> Catalog:
+def extract_template(root: Path, spec_path: Path, spec: Spec | None = None) -> Catalog:
     """The message template (rules.pot) for the templates and the spec at `spec_path`."""
     cat = _catalog(None)
     pkg_root = TEMPLATES_DIR.parent.parent
@@ -79,9 +85,10 @@ def extract_template(root: Path, spec_path: Path) -> Catalog:
             for lineno, msg, comments, context in babel_extract("jinja2.ext:babel_extract", fh,
                                                                 options=TEMPLATE_OPTIONS):
                 cat.add(msg, locations=[(rel(path), lineno)], auto_comments=comments, context=context)
-    with spec_path.open("rb") as fh:
-        for lineno, msg, comments, context in babel_extract(extract_spec, fh):
-            cat.add(msg, locations=[(rel(spec_path), lineno)], auto_comments=comments, context=context)
+    text = spec_path.read_text(encoding="utf-8")
+    spec = spec or parse_spec(text, str(spec_path))
+    for lineno, context, msgid, comments in spec_messages(spec, text):
+        cat.add(msgid, locations=[(rel(spec_path), lineno)], auto_comments=comments, context=context)
     return cat
 
 
