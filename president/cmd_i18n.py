@@ -13,9 +13,9 @@ from typing import Iterable, NoReturn
 import click
 
 from .errors import PresidentError, Problem, SpecError
-from .i18n.build import Project, build_project, write_atomic
-from .i18n.catalogs import CATALOG_LANGS, LANGS, PSEUDO_LANG, BuildError, Translator, pot_path, po_path
-from .spec import load_spec
+
+#: Kept here (not imported from president.i18n) so that loading the CLI stays cheap.
+LANGS = ("en", "ar", "el", "ru", "hy", "hi")
 
 _ROOT = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None,
                      help="Project folder (default: found upward from the current folder, "
@@ -37,15 +37,17 @@ def _fail(problems: Iterable[Problem], what: str) -> NoReturn:
 
 
 def _problems_of(exc: PresidentError) -> list[Problem]:
-    if isinstance(exc, (SpecError, BuildError)):
-        return exc.problems
+    problems = getattr(exc, "problems", None)
+    if isinstance(exc, SpecError) or problems:
+        return list(problems or [])
     return [Problem("president", None, "", str(exc))]
 
 
 @click.command()
 @_SPEC
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output root: writes OUT/rules/<lang>.{txt,md,html} and OUT/features/ (default: the root).")
+              help="Write the sheets to OUT/<lang>.{txt,md,html} and the features to OUT/features/ "
+                   "(default: <root>/rules and <root>/features).")
 @_ROOT
 def build(spec: Path | None, out: Path | None, root: Path | None) -> None:
     """Render the rule sheets (en, ar, el, ru, hy, hi as .txt, .md, .html) and the features.
@@ -53,15 +55,16 @@ def build(spec: Path | None, out: Path | None, root: Path | None) -> None:
     Nothing is written unless everything renders: a variant whose sentences the catalogs
     lack is refused with the list of missing translations.
     """
+    from .i18n.build import Project, build_project
     project = Project.resolve(root, spec, out)
     try:
         result = build_project(project, _say)
     except PresidentError as exc:
         _fail(_problems_of(exc), "build refused, nothing written")
     for rel in result.written:
-        _say(f"wrote {project.out / rel}")
+        _say(f"wrote {project.target(rel)}")
     _say(f"build: {len(result.written)} written, {len(result.unchanged)} unchanged "
-         f"in {result.seconds:.2f}s ({project.out})")
+         f"in {result.seconds:.2f}s ({project.rules_dir})")
 
 
 @click.command()
@@ -72,6 +75,7 @@ def check(spec: Path | None, root: Path | None) -> None:
 
     Lists every problem with its file and line and exits 1 if there is any.
     """
+    from .i18n.build import Project
     from .i18n.check import CHECKS, run_checks
     project = Project.resolve(root, spec)
     _say(f"check: {project.root} ({len(CHECKS)} checks)")
@@ -95,6 +99,8 @@ def i18n() -> None:
 @_ROOT
 def extract(spec: Path | None, root: Path | None) -> None:
     """Write locales/rules.pot from the templates and the spec (no dates: reproducible)."""
+    from .i18n.build import Project, write_atomic
+    from .i18n.catalogs import pot_path
     from .i18n.extract import template_bytes
     project = Project.resolve(root, spec)
     try:
@@ -111,6 +117,8 @@ def extract(spec: Path | None, root: Path | None) -> None:
 @click.option("--no-fuzzy-matching", is_flag=True, help="Do not guess fuzzy translations for new messages.")
 def update(spec: Path | None, root: Path | None, no_fuzzy_matching: bool) -> None:
     """Extract, then merge the template into every catalog (new messages empty or fuzzy)."""
+    from .i18n.build import Project, write_atomic
+    from .i18n.catalogs import po_path, pot_path
     from .i18n.extract import extract_template, serialize, updated_catalogs
     project = Project.resolve(root, spec)
     try:
@@ -128,6 +136,7 @@ def update(spec: Path | None, root: Path | None, no_fuzzy_matching: bool) -> Non
 @_ROOT
 def stats(root: Path | None) -> None:
     """Translated, fuzzy and untranslated messages per catalog."""
+    from .i18n.build import Project
     from .i18n.extract import catalog_stats
     project = Project.resolve(root)
     try:
@@ -146,10 +155,12 @@ def stats(root: Path | None) -> None:
 def pseudo(spec: Path | None, root: Path | None, fmt: str) -> None:
     """Print the sheet in the pseudo-locale `xx`: every message ⟦àççéñţéđ⟧, so any text that
     escapes translation shows up unbracketed."""
+    from .i18n.build import Project, read_spec
+    from .i18n.catalogs import PSEUDO_LANG, Translator
     from .i18n.render import render_sheet
     project = Project.resolve(root, spec)
     try:
-        text = render_sheet(load_spec(project.spec_path), PSEUDO_LANG, fmt, project.root,
+        text = render_sheet(read_spec(project.spec_path), PSEUDO_LANG, fmt, project.root,
                             translator=Translator(PSEUDO_LANG, None, pseudo=True))
     except PresidentError as exc:
         _fail(_problems_of(exc), "pseudo failed")
@@ -162,14 +173,15 @@ def pseudo(spec: Path | None, root: Path | None, fmt: str) -> None:
 @_ROOT
 def lines(lang: str, spec: Path | None, root: Path | None) -> None:
     """Print the sheet's lines in LANG with their clause ids, as JSON lines."""
+    from .i18n.build import Project, read_spec
     from .i18n.render import render_lines
     project = Project.resolve(root, spec)
     try:
-        rows = render_lines(load_spec(project.spec_path), lang, project.root)
+        rows = render_lines(read_spec(project.spec_path), lang, project.root)
     except PresidentError as exc:
         _fail(_problems_of(exc), "lines failed")
     for rules, text in rows:
         click.echo(json.dumps({"rules": list(rules), "text": text}, ensure_ascii=False))
 
 
-__all__ = ["build", "check", "i18n", "CATALOG_LANGS"]
+__all__ = ["build", "check", "i18n"]

@@ -112,7 +112,7 @@ def test_variant_outside_project_builds_to_out(project, tmp_path):
     out = tmp_path / "out"
     result = run(build, "--spec", str(variant), "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert "3–7" in (out / "rules" / "ru.txt").read_text(encoding="utf-8")
+    assert "3–7" in (out / "ru.txt").read_text(encoding="utf-8")
 
 
 def test_variant_needing_untranslated_sentences_is_refused_with_a_list(project, tmp_path):

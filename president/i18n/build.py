@@ -30,17 +30,30 @@ def _quiet(_: str) -> None:
 
 @dataclass(frozen=True)
 class Project:
-    """Where build and check read and write: the root, its spec and its output root."""
+    """Where build and check read and write.
+
+    Sheets go to `rules_dir` (<root>/rules, or the --out folder itself), features to
+    `features_dir` (<root>/features, or <out>/features).
+    """
 
     root: Path
     spec_path: Path
-    out: Path
+    rules_dir: Path
+    features_dir: Path
 
     @classmethod
     def resolve(cls, root: Path | None = None, spec: Path | None = None, out: Path | None = None) -> "Project":
         base = project_root(root)
-        return cls(base, Path(spec).resolve() if spec else base / "spec" / "president.yaml",
-                   Path(out).resolve() if out else base)
+        spec_path = Path(spec).resolve() if spec else base / "spec" / "president.yaml"
+        if out is not None:
+            out = Path(out).resolve()
+            return cls(base, spec_path, out, out / "features")
+        return cls(base, spec_path, base / "rules", base / "features")
+
+    def target(self, rel: str) -> Path:
+        """The file a generated path ("rules/ru.txt", "features/x.feature") is written to."""
+        folder, _, rest = rel.partition("/")
+        return (self.rules_dir if folder == "rules" else self.features_dir) / rest
 
 
 _SPECS: dict[bytes, Spec] = {}
@@ -131,6 +144,6 @@ def build_project(project: Project, progress: Progress = _quiet) -> BuildResult:
     if not result.features:
         progress("features: generator not available (president.features.generate_features); skipped")
     for rel, data in files.items():
-        (result.written if write_atomic(project.out / rel, data) else result.unchanged).append(rel)
+        (result.written if write_atomic(project.target(rel), data) else result.unchanged).append(rel)
     result.seconds = time.perf_counter() - start
     return result

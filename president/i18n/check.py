@@ -278,7 +278,7 @@ def check_drift(ctx: CheckContext) -> list[Problem]:
     expected = generated_files(ctx.project, ctx.spec)
     pot = pot_path(ctx.project.root)
     expected_pot = serialize(ctx.template())  # type: ignore[arg-type]
-    targets = [(ctx.project.out / rel, data, hint) for rel, data in expected.items()]
+    targets = [(ctx.project.target(rel), data, hint) for rel, data in expected.items()]
     targets.append((pot, expected_pot, "run `president i18n update` and commit the result"))
     for path, data, fix in targets:
         try:
@@ -289,12 +289,12 @@ def check_drift(ctx: CheckContext) -> list[Problem]:
         if old != data:
             problems.append(Problem(ctx.rel(path), _first_difference(old, data), "",
                                     "differs from what would be generated now (drift)", fix))
-    dirs = [("rules", ("*.txt", "*.md", "*.html"))]
+    dirs = [("rules", ctx.project.rules_dir, ("*.txt", "*.md", "*.html"))]
     if features_generator():
-        dirs.append(("features", ("*.feature",)))
-    for folder, patterns in dirs:
-        for path in sorted(p for pattern in patterns for p in (ctx.project.out / folder).rglob(pattern)):
-            rel = path.relative_to(ctx.project.out).as_posix()
+        dirs.append(("features", ctx.project.features_dir, ("*.feature",)))
+    for name, folder, patterns in dirs:
+        for path in sorted(p for pattern in patterns for p in folder.rglob(pattern)):
+            rel = f"{name}/{path.relative_to(folder).as_posix()}"
             if rel not in expected:
                 problems.append(Problem(ctx.rel(path), None, "", "stale generated file: build no longer writes it",
                                         "delete it"))
