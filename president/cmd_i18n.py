@@ -36,6 +36,17 @@ def _fail(problems: Iterable[Problem], what: str) -> NoReturn:
     sys.exit(1)
 
 
+def _require_i18n() -> None:
+    """The i18n stack needs Babel and Jinja2 (declared dependencies): say so instead of a traceback."""
+    import importlib
+    for module, requirement in (("babel", "babel==2.19.*"), ("jinja2", "jinja2>=3.1")):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            _fail([Problem("president", None, "", f"the localization tools need {module}, which is not installed",
+                           f"pip install '{requirement}'")], "cannot run")
+
+
 def _problems_of(exc: PresidentError) -> list[Problem]:
     problems = getattr(exc, "problems", None)
     if isinstance(exc, SpecError) or problems:
@@ -55,6 +66,7 @@ def build(spec: Path | None, out: Path | None, root: Path | None) -> None:
     Nothing is written unless everything renders: a variant whose sentences the catalogs
     lack is refused with the list of missing translations.
     """
+    _require_i18n()
     from .i18n.build import Project, build_project
     project = Project.resolve(root, spec, out)
     try:
@@ -75,6 +87,7 @@ def check(spec: Path | None, root: Path | None) -> None:
 
     Lists every problem with its file and line and exits 1 if there is any.
     """
+    _require_i18n()
     from .i18n.build import Project
     from .i18n.check import CHECKS, run_checks
     project = Project.resolve(root, spec)
@@ -99,6 +112,7 @@ def i18n() -> None:
 @_ROOT
 def extract(spec: Path | None, root: Path | None) -> None:
     """Write locales/rules.pot from the templates and the spec (no dates: reproducible)."""
+    _require_i18n()
     from .i18n.build import Project, write_atomic
     from .i18n.catalogs import pot_path
     from .i18n.extract import template_bytes
@@ -117,6 +131,7 @@ def extract(spec: Path | None, root: Path | None) -> None:
 @click.option("--no-fuzzy-matching", is_flag=True, help="Do not guess fuzzy translations for new messages.")
 def update(spec: Path | None, root: Path | None, no_fuzzy_matching: bool) -> None:
     """Extract, then merge the template into every catalog (new messages empty or fuzzy)."""
+    _require_i18n()
     from .i18n.build import Project, write_atomic
     from .i18n.catalogs import po_path, pot_path
     from .i18n.extract import extract_template, serialize, updated_catalogs
@@ -136,6 +151,7 @@ def update(spec: Path | None, root: Path | None, no_fuzzy_matching: bool) -> Non
 @_ROOT
 def stats(root: Path | None) -> None:
     """Translated, fuzzy and untranslated messages per catalog."""
+    _require_i18n()
     from .i18n.build import Project
     from .i18n.extract import catalog_stats
     project = Project.resolve(root)
@@ -155,6 +171,7 @@ def stats(root: Path | None) -> None:
 def pseudo(spec: Path | None, root: Path | None, fmt: str) -> None:
     """Print the sheet in the pseudo-locale `xx`: every message ⟦àççéñţéđ⟧, so any text that
     escapes translation shows up unbracketed."""
+    _require_i18n()
     from .i18n.build import Project, read_spec
     from .i18n.catalogs import PSEUDO_LANG, Translator
     from .i18n.render import render_sheet
@@ -173,6 +190,7 @@ def pseudo(spec: Path | None, root: Path | None, fmt: str) -> None:
 @_ROOT
 def lines(lang: str, spec: Path | None, root: Path | None) -> None:
     """Print the sheet's lines in LANG with their clause ids, as JSON lines."""
+    _require_i18n()
     from .i18n.build import Project, read_spec
     from .i18n.render import render_lines
     project = Project.resolve(root, spec)
