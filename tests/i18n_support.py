@@ -4,6 +4,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,3 +36,13 @@ def edit_spec(root: Path, edit) -> Path:
 def stub_features(spec) -> dict[str, str]:
     """Stand-in for president.features.generate_features: keeps these tests about i18n only."""
     return {"rules.feature": f"Feature: {spec.game} {spec.version}\n"}
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch) -> Path:
+    """A copy of the project as the current folder, with the stand-in features generator."""
+    import president.i18n.build as build_mod
+    monkeypatch.setattr(build_mod, "features_generator", lambda: stub_features)
+    root = copy_project(tmp_path / "copy")
+    monkeypatch.chdir(root)
+    return root

@@ -6,13 +6,12 @@ import re
 import pytest
 from click.testing import CliRunner
 
-import president.i18n.build as build_mod
 from president.cmd_i18n import build, check
 from president.i18n.build import Project
 from president.i18n.catalogs import PLURAL_FORMS
 from president.i18n.check import CHECKS, register_check, run_checks, translation_problems
 
-from i18n_support import ROOT, copy_project, edit_spec, stub_features
+from i18n_support import ROOT, edit_spec, project  # noqa: F401 (fixture)
 
 
 def test_check_passes_on_the_project():
@@ -22,12 +21,9 @@ def test_check_passes_on_the_project():
 
 
 @pytest.fixture
-def project(tmp_path, monkeypatch):
-    monkeypatch.setattr(build_mod, "features_generator", lambda: stub_features)
-    root = copy_project(tmp_path / "copy")
-    monkeypatch.chdir(root)
+def built(project):
     assert CliRunner().invoke(build, []).exit_code == 0
-    return root
+    return project
 
 
 def problems_text(root) -> str:
@@ -38,16 +34,16 @@ def po(root, lang):
     return root / "locales" / lang / "LC_MESSAGES" / "rules.po"
 
 
-def test_clean_copy_passes(project):
+def test_clean_copy_passes(built):
     result = CliRunner().invoke(check, [])
     assert result.exit_code == 0, result.output
 
 
-def test_drift_is_reported_with_line(project):
-    path = project / "rules" / "el.txt"
+def test_drift_is_reported_with_line(built):
+    path = built / "rules" / "el.txt"
     path.write_text(path.read_text(encoding="utf-8").replace("3-6", "3-7"), encoding="utf-8")
-    (project / "rules" / "xx.txt").write_text("stale", encoding="utf-8")
-    (project / "features" / "rules.feature").write_text("edited\n", encoding="utf-8")
+    (built / "rules" / "xx.txt").write_text("stale", encoding="utf-8")
+    (built / "features" / "rules.feature").write_text("edited\n", encoding="utf-8")
     result = CliRunner().invoke(check, [])
     assert result.exit_code == 1
     assert "rules/el.txt:11: differs from what would be generated now (drift)" in result.output
@@ -55,20 +51,20 @@ def test_drift_is_reported_with_line(project):
     assert "rules/xx.txt: stale generated file" in result.output
 
 
-def test_spec_change_without_build_is_drift(project):
-    edit_spec(project, lambda d: d["players"].update(max=8))
-    text = problems_text(project)
+def test_spec_change_without_build_is_drift(built):
+    edit_spec(built, lambda d: d["players"].update(max=8))
+    text = problems_text(built)
     assert "rules/ru.txt:" in text and "drift" in text
 
 
-def test_invalid_spec_is_reported(project):
-    edit_spec(project, lambda d: d["players"].update(min=9))
-    text = problems_text(project)
+def test_invalid_spec_is_reported(built):
+    edit_spec(built, lambda d: d["players"].update(min=9))
+    text = problems_text(built)
     assert re.search(r"spec/president.yaml:\d+: at players min 9 is greater than max 6", text), text
 
 
-def test_fuzzy_missing_obsolete_and_placeholders(project):
-    path = po(project, "ru")
+def test_fuzzy_missing_obsolete_and_placeholders(built):
+    path = po(built, "ru")
     text = path.read_text(encoding="utf-8")
     # fuzzy
     text = text.replace('msgid "no equality"', '#, fuzzy\nmsgid "no equality"', 1)
@@ -79,7 +75,7 @@ def test_fuzzy_missing_obsolete_and_placeholders(project):
     # obsolete
     text += '\nmsgid "An old sentence."\nmsgstr "Старая фраза."\n'
     path.write_text(text, encoding="utf-8")
-    out = problems_text(project)
+    out = problems_text(built)
     assert re.search(r"rules\.po:\d+: ru: fuzzy translation of 'no equality'", out), out
     assert re.search(r"rules\.po:\d+: ru: 'Version %\(version\)s': msgstr lacks placeholder\(s\) %\(version\)s", out)
     assert "'Version %(version)s': msgstr has number(s) the source lacks: 0, 1" in out
@@ -87,17 +83,17 @@ def test_fuzzy_missing_obsolete_and_placeholders(project):
     assert re.search(r"rules\.po:\d+: ru: obsolete message 'An old sentence.'", out)
 
 
-def test_plural_forms_must_be_explicit(project):
-    path = po(project, "hy")
+def test_plural_forms_must_be_explicit(built):
+    path = po(built, "hy")
     text = path.read_text(encoding="utf-8")
     path.write_text(re.sub(r'"Plural-Forms:[^"]*"\n', "", text), encoding="utf-8")
-    assert "hy/LC_MESSAGES/rules.po:1: no explicit Plural-Forms header" in problems_text(project)
+    assert "hy/LC_MESSAGES/rules.po:1: no explicit Plural-Forms header" in problems_text(built)
 
 
-def test_unknown_clause_id_in_template(monkeypatch, project):
+def test_unknown_clause_id_in_template(monkeypatch, built):
     import president.i18n.check as check_mod
     monkeypatch.setattr(check_mod, "template_clause_ids", lambda: [("sheet.j2", 7, "no.such-clause")])
-    assert "president/templates/sheet.j2:7: unknown clause id 'no.such-clause'" in problems_text(project)
+    assert "president/templates/sheet.j2:7: unknown clause id 'no.such-clause'" in problems_text(built)
 
 
 def test_template_clause_ids_are_found():
@@ -106,14 +102,14 @@ def test_template_clause_ids_are_found():
     assert {"pass.final", "revolution.quad-reverses", "exchange.scum", "setup.players"} <= ids
 
 
-def test_checks_are_extensible(project):
+def test_checks_are_extensible(built):
     from president.errors import Problem
 
     def extra(ctx):
         return [Problem("x.yaml", 3, "", "extra check ran")]
     register_check(extra)
     try:
-        assert "x.yaml:3: extra check ran" in problems_text(project)
+        assert "x.yaml:3: extra check ran" in problems_text(built)
     finally:
         CHECKS.remove(extra)
 

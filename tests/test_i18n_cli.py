@@ -6,18 +6,9 @@ import re
 import pytest
 from click.testing import CliRunner
 
-import president.i18n.build as build_mod
 from president.cmd_i18n import build, check, i18n
 
-from i18n_support import copy_project, stub_features
-
-
-@pytest.fixture
-def project(tmp_path, monkeypatch):
-    monkeypatch.setattr(build_mod, "features_generator", lambda: stub_features)
-    root = copy_project(tmp_path / "copy")
-    monkeypatch.chdir(root)
-    return root
+from i18n_support import project  # noqa: F401 (fixture)
 
 
 def invoke(cmd, *args):

@@ -6,18 +6,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import president.i18n.build as build_mod
 from president.cmd_i18n import build, check
 
-from i18n_support import ALL_LANGS, PUBLISHED, SEEDS, copy_project, edit_spec, stub_features
-
-
-@pytest.fixture
-def project(tmp_path, monkeypatch):
-    monkeypatch.setattr(build_mod, "features_generator", lambda: stub_features)
-    root = copy_project(tmp_path / "copy")
-    monkeypatch.chdir(root)
-    return root
+from i18n_support import ALL_LANGS, PUBLISHED, SEEDS, edit_spec, project  # noqa: F401 (fixture)
 
 
 def run(cmd, *args):
