@@ -246,15 +246,22 @@ def _path_text(path: tuple[Any, ...] | list[Any]) -> str:
     return out or "(top)"
 
 
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _load_yaml(text: str, file: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
+    loader = _Loader(text)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        # Parse once: compose the node tree (it carries line numbers), then construct from it.
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else None
         raise SpecError([Problem(file, line, "", f"not valid YAML: {getattr(exc, 'problem', exc)}",
                                  "fix the YAML syntax")]) from None
+    finally:
+        loader.dispose()
     lines = dict(_line_index(node)) if node is not None else {}
     # keys come out of YAML as strings; sequence indexes as ints, which matches jsonschema paths
     return data, lines

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import site
 import subprocess
 import sys
 import venv
@@ -35,9 +36,14 @@ def test_wheel_ships_the_data_files(wheel: Path) -> None:
 
 def test_installed_wheel_runs_outside_the_checkout(wheel: Path, tmp_path: Path) -> None:
     env_dir = tmp_path / "venv"
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    venv.EnvBuilder(with_pip=False).create(env_dir)
     py = env_dir / "bin" / "python"
-    # Install without dependencies: they come from the test environment through system site-packages.
+    # Install without dependencies: they come from the test environment, whose site-packages a .pth
+    # file appends to the new venv's path. Paths listed in a .pth file are not scanned for .pth files
+    # themselves, so an editable install of president in the test environment stays invisible.
+    new_site = Path(subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                   check=True, capture_output=True, text=True).stdout.strip())
+    (new_site / "test_deps.pth").write_text("\n".join(site.getsitepackages()) + "\n", encoding="utf-8")
     subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps", "-q", str(wheel)],
                    check=True, capture_output=True, text=True)
     outside = tmp_path / "elsewhere"
