@@ -158,8 +158,12 @@ def format_action(action: str) -> str:
     if action == "pass":
         return fragment("action-pass")
     if action.startswith("give "):
-        return fragment("action-give").format(cards=action[5:])
-    return fragment("action-play").format(cards=action)
+        return _fill(fragment("action-give"), cards=action[5:])
+    return _fill(fragment("action-play"), cards=action)
+
+
+def _fill(text: str, **values: str) -> str:
+    return re.sub(r"\{(\w+)(?::\w+)?\}", lambda m: values[m.group(1)], text)
 
 
 def format_value(type_name: str | None, value: Any) -> str:

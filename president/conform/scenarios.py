@@ -142,10 +142,12 @@ def example_ops(spec: Spec, ex: Example) -> tuple[Op, ...]:
 def requirements(ops: tuple[Op, ...] | list[Op]) -> tuple[tuple[str, Any], ...]:
     """Options an engine must declare in `hello` to run these ops."""
     req: dict[tuple[str, Any], None] = {}
+    refused_start = any(op.key == "try-start" for op in ops)
     for op in ops:
         a = op.kwargs
         if op.key == "table":
-            req[("players", a["players"])] = None
+            if not refused_start:  # a table size outside the range is tested by its refusal
+                req[("players", a["players"])] = None
             req[("revolution", a["revolution"])] = None
         elif op.key == "deals" and a["deals"] > 1:
             req[("deals", True)] = None

@@ -1,0 +1,75 @@
+"""`president conform`: check an engine against the spec's scenarios and in lock-step games."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from .errors import PresidentError
+
+
+def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patterns: tuple[str, ...] = (),
+                timeout: float = 5.0, spec_path: Path | None = None, in_process: bool = False) -> dict:
+    """Run the scenarios (and `games` lock-step games) against `engine`; return everything for reports."""
+    from .conform.client import InProcessClient, open_client
+    from .conform.lockstep import run_lockstep
+    from .conform.runner import handshake, run_scenarios
+    from .spec import default_spec, load_spec
+
+    spec = load_spec(spec_path) if spec_path else default_spec()
+    client = InProcessClient() if in_process else open_client(engine, timeout)
+    try:
+        hello = handshake(client)
+        results = run_scenarios(client, spec, patterns, hello.get("options") or {})
+        lock = run_lockstep(spec, client, games, seed) if games > 0 else None
+    finally:
+        client.close()
+    return {"spec": spec, "hello": hello, "results": results, "lock": lock,
+            "engine": getattr(client, "label", engine or "reference")}
+
+
+@click.command()
+@click.option("--engine", "engine", metavar="CMD", help="Engine command speaking protocol v1 (default: the reference).")
+@click.option("--games", default=200, show_default=True, help="Random lock-step games; 0 runs the scenarios alone.")
+@click.option("--seed", default=0, show_default=True, help="Seed of the lock-step games.")
+@click.option("-k", "patterns", multiple=True, metavar="PATTERN",
+              help="Only scenarios whose id (clause-id/slug) contains or glob-matches PATTERN; repeatable.")
+@click.option("--timeout", default=5.0, show_default=True, help="Seconds to wait for each reply.")
+@click.option("--junit", type=click.Path(dir_okay=False, path_type=Path), help="Write a JUnit XML report.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), help="Write a JSON report.")
+@click.option("--cucumber-json", type=click.Path(dir_okay=False, path_type=Path), help="Write a Cucumber JSON report.")
+@click.option("--report-lang", default="en", show_default=True, help="Language of the --html rule sheet.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the rule sheet with each line marked pass or fail.")
+@click.option("--spec", "spec_path", type=click.Path(dir_okay=False, path_type=Path), help="Spec file.")
+@click.option("-v", "--verbose", is_flag=True, help="List every clause, also those without scenarios.")
+def conform(engine: str | None, games: int, seed: int, patterns: tuple[str, ...], timeout: float, junit: Path | None,
+            json_path: Path | None, cucumber_json: Path | None, report_lang: str, html_path: Path | None,
+            spec_path: Path | None, verbose: bool) -> None:
+    """Check an engine against every scenario of the spec, then in lock-step with the reference.
+
+    Exit 0 only when nothing failed and nothing errored. See docs/conformance.md.
+    """
+    from .conform import report
+    from .conform.runner import HandshakeError
+
+    try:
+        run = conform_run(engine, games, seed, patterns, timeout, spec_path)
+    except HandshakeError as exc:
+        raise click.ClickException(f"handshake failed: {exc}") from None
+    except PresidentError as exc:
+        raise click.ClickException(str(exc)) from None
+    spec, results, lock = run["spec"], run["results"], run["lock"]
+    click.echo(report.summary_text(spec, results, lock, run["engine"], verbose))
+    data = report.json_report(spec, results, lock, run["hello"])
+    if json_path:
+        json_path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    if junit:
+        junit.write_text(report.junit_xml(spec, results, lock), encoding="utf-8")
+    if cucumber_json:
+        cucumber_json.write_text(json.dumps(report.cucumber_json(spec, results), indent=2) + "\n", encoding="utf-8")
+    if html_path:
+        html_path.write_text(report.annotated_sheet_html(spec, results, report_lang), encoding="utf-8")
+    if data["failed"] or data["errors"]:
+        raise SystemExit(1)
