@@ -1,0 +1,95 @@
+"""What every AI is: a function of (Observation, legal actions, seeded rng) returning an action.
+
+The type is the enforcement of `ai.observation-only`: a `Player` receives an `Observation`
+(the seat's own hand, the public cards and history, the exchanges it took part in, the legal
+actions) and never the engine state. `choose()` is the one door through which callers (the
+tournament, tests, the conformance runner) ask an AI for a move; it refuses anything else.
+
+Levels are registered by the ids of the spec's `ai.levels`.
+"""
+from __future__ import annotations
+
+import random
+from typing import Callable, Final, Sequence
+
+from ..cards import NUM_RANKS, RANK_MASKS, CardMask
+from ..engine import Action, Observation
+from ..spec import Spec, default_spec
+
+Player = Callable[[Observation, Sequence[Action], random.Random], Action]
+
+#: POP[nibble]: how many cards a 4-bit rank nibble holds.
+POP: Final[tuple[int, ...]] = tuple(bin(i).count("1") for i in range(16))
+
+
+def _lowest(nib: int, k: int) -> int:
+    out = 0
+    for _ in range(k):
+        low = nib & -nib
+        if not low:
+            return 0
+        out |= low
+        nib ^= low
+    return out
+
+
+#: LOW_SUITS[nibble][k]: the k lowest suits of a nibble (0 when it holds fewer than k cards).
+LOW_SUITS: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(_lowest(nib, k) for k in range(5)) for nib in range(16))
+#: Ranks in the current order, weakest first.
+ASCENDING: Final[tuple[tuple[int, ...], tuple[int, ...]]] = (tuple(range(NUM_RANKS)), tuple(range(NUM_RANKS - 1, -1, -1)))
+
+
+def top_rank(reversed_: bool) -> int:
+    """The strongest rank of the current order: 2 normally, 3 in revolution."""
+    return 0 if reversed_ else NUM_RANKS - 1
+
+
+def strength(rank: int, reversed_: bool) -> int:
+    """Position of a rank in the current order, 0 = weakest."""
+    return NUM_RANKS - 1 - rank if reversed_ else rank
+
+
+def play_rank(action: Action) -> int:
+    return (action.bit_length() - 1) >> 2
+
+
+def rank_cards(hand: CardMask, rank: int) -> CardMask:
+    return hand & RANK_MASKS[rank]
+
+
+_REGISTRY: dict[str, Player] = {}
+
+
+def register(level: str) -> Callable[[Player], Player]:
+    def deco(fn: Player) -> Player:
+        _REGISTRY[level] = fn
+        return fn
+    return deco
+
+
+def levels(spec: Spec | None = None) -> tuple[str, ...]:
+    """Level ids in the spec's order (`ai.levels`)."""
+    return tuple(lv.id for lv in (spec or default_spec()).ai_levels)
+
+
+def player(level: str, spec: Spec | None = None) -> Player:
+    """The AI of a level id declared in the spec's `ai.levels`."""
+    from . import easy, hard, medium  # noqa: F401  (register the levels)
+
+    known = levels(spec)
+    if level not in known or level not in _REGISTRY:
+        raise KeyError(f"unknown AI level {level!r}; the spec declares {', '.join(known)}")
+    return _REGISTRY[level]
+
+
+def choose(level: str | Player, obs: Observation, rng: random.Random) -> Action:
+    """Ask an AI for its action. It gets the observation (and its legal actions) only."""
+    if not isinstance(obs, Observation):
+        raise TypeError(f"an AI receives an Observation only (ai.observation-only), not {type(obs).__name__}")
+    if not obs.legal:
+        raise ValueError(f"seat {obs.seat} has nothing to do: it is not its turn")
+    fn = player(level) if isinstance(level, str) else level
+    action = fn(obs, obs.legal, rng)
+    if action not in obs.legal:
+        raise AssertionError(f"AI returned an illegal action {action:#x}")
+    return action

@@ -1,0 +1,105 @@
+"""Medium: keeps its top-rank cards and quads to win back the lead, and does not break pairs or
+triples without need (`ai.medium` and its sub-clauses).
+
+Words used by the clauses: the *top rank* is the strongest rank of the current order (2, or 3 in
+revolution). A *reserve* rank is the top rank or a rank the hand holds four of. A *clean* play
+uses every card the hand holds of one non-reserve rank.
+
+- ai.medium.lead-low: leading, it plays all its cards of its lowest non-reserve rank in the current
+  order; with only reserve cards left, its top-rank cards first, then its lowest quad;
+- ai.medium.follow-clean: following, it plays the lowest clean play that beats the trick;
+- ai.medium.keep-top: with no clean play, it plays top-rank cards (lowest suits) only when, besides
+  them, it holds at most two ranks (it then leads them out); otherwise
+- ai.medium.no-break: with no clean play it breaks a pair or triple, or plays from a quad, only
+  when it holds at most two ranks in all (the lowest play that beats the trick); otherwise it passes;
+- ai.medium.give-singles: in the exchange it gives back its lowest single cards (ranks it holds one
+  of) first, then its lowest other cards.
+
+`medium_play` is a pure function of masks: the hard AI uses it as its rollout policy.
+"""
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from ..cards import NUM_RANKS, card_list
+from ..engine import PASS, Action, Observation, Phase
+from .base import ASCENDING, LOW_SUITS, POP, register
+
+#: Ranks stronger than rank t in the current order, weakest first: ABOVE[reversed][t].
+ABOVE = (tuple(tuple(range(t + 1, NUM_RANKS)) for t in range(NUM_RANKS)),
+         tuple(tuple(range(t - 1, -1, -1)) for t in range(NUM_RANKS)))
+
+
+TOP_OTHERS = 4
+BREAK_RANKS = 4
+TOP_TRICK = 99
+LEAD_TOP = 1
+
+
+def medium_play(hand: int, trick: int, reversed_: bool) -> Action:
+    """Medium's play for this hand on this trick (0 = pass). Always a legal action."""
+    top = 0 if reversed_ else NUM_RANKS - 1
+    if not trick:
+        low = quad = -1
+        groups = 0
+        for r in ASCENDING[reversed_]:
+            nib = hand >> (4 * r) & 0xF
+            if nib and r != top:
+                if nib != 0xF:
+                    groups += 1
+                    if low < 0:
+                        low = r
+                elif quad < 0:
+                    quad = r
+        nib = hand >> (4 * top) & 0xF
+        if nib and (low < 0 or groups <= LEAD_TOP):
+            return nib << (4 * top)
+        if low >= 0:
+            return (hand >> (4 * low) & 0xF) << (4 * low)
+        return 0xF << (4 * quad)
+    k = POP[trick >> (4 * ((trick.bit_length() - 1) >> 2)) & 0xF]
+    t = (trick.bit_length() - 1) >> 2
+    for r in ABOVE[reversed_][t]:
+        nib = hand >> (4 * r) & 0xF
+        if nib and POP[nib] == k and r != top and nib != 0xF:
+            return nib << (4 * r)
+    ranks = 0
+    h = hand
+    while h:
+        if h & 0xF:
+            ranks += 1
+        h >>= 4
+    if t != top:
+        nib = hand >> (4 * top) & 0xF
+        if POP[nib] >= k and (ranks - 1 <= TOP_OTHERS or (NUM_RANKS - 1 - t if reversed_ else t) >= TOP_TRICK):
+            return LOW_SUITS[nib][k] << (4 * top)
+    if ranks <= BREAK_RANKS:
+        for r in ABOVE[reversed_][t]:
+            nib = hand >> (4 * r) & 0xF
+            if POP[nib] >= k:
+                return LOW_SUITS[nib][k] << (4 * r)
+    return PASS
+
+
+def medium_give(hand: int, k: int) -> int:
+    """The k cards medium gives back: lowest singles first, then the lowest other cards."""
+    counts = {}
+    for c in range(hand.bit_length()):
+        if hand >> c & 1:
+            counts[c >> 2] = counts.get(c >> 2, 0) + 1
+    cards = sorted((c for c in range(hand.bit_length()) if hand >> c & 1), key=lambda c: (counts[c >> 2] != 1, c))
+    out = 0
+    for c in cards[:k]:
+        out |= 1 << c
+    return out
+
+
+@register("medium")
+def medium(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Action:
+    if obs.phase == Phase.EXCHANGE:
+        return medium_give(obs.hand, legal[0].bit_count())
+    action = medium_play(obs.hand, obs.trick, obs.reversed)
+    if action not in legal:  # pragma: no cover - medium_play only builds legal plays
+        raise AssertionError(f"medium built an illegal play {card_list(action)}")
+    return action

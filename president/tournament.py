@@ -1,0 +1,126 @@
+"""AI tournaments: N games between AI levels, seats rotating, results identical for any --jobs.
+
+Game g is fully determined by (seed, g): its deck seeds are `game_seed(seed, g)` plus the deal
+number, each seat's AI rng is seeded from the same numbers, and the entries of `--seats` sit at
+rotated seats (entry e plays seat (e + g) mod n), so position bias cancels over n games. Games
+are independent, so they can be played in any process and in any order.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+from .ai.base import choose, player
+from .engine import GameState, Phase, Ruleset
+
+
+def game_seed(seed: int, game: int) -> int:
+    return seed * 1_000_003 + game * 7_919
+
+
+@dataclass
+class GameResult:
+    """One game, per entry of --seats: total points, places per deal (1 = President), decision times."""
+
+    points: list[int]
+    places: list[list[int]]
+    decision_ms: list[list[float]]
+
+
+def play_game(levels: Sequence[str], deals: int, seed: int, game: int) -> GameResult:
+    n = len(levels)
+    rules = Ruleset.from_spec()
+    base = game_seed(seed, game)
+    seat_of = [(e + game) % n for e in range(n)]
+    entry_at = {s: e for e, s in enumerate(seat_of)}
+    players = [player(levels[entry_at[s]]) for s in range(n)]
+    rngs = [random.Random(base * 8 + s) for s in range(n)]
+    g = GameState(rules, rules.config(n, deals=deals), seed=base)
+    places: list[list[int]] = [[] for _ in range(n)]
+    times: list[list[float]] = [[] for _ in range(n)]
+    clock = time.perf_counter
+    while True:
+        while g.phase in (Phase.EXCHANGE, Phase.PLAY):
+            s = g.to_act
+            obs = g.observation(s)  # type: ignore[arg-type]
+            t0 = clock()
+            action = choose(players[s], obs, rngs[s])
+            times[entry_at[s]].append((clock() - t0) * 1000)
+            if g.phase == Phase.EXCHANGE:
+                g.act(s, action, give=True)  # type: ignore[arg-type]
+            else:
+                g.apply(action)
+        for place, s in enumerate(g.last_ranking, start=1):
+            places[entry_at[s]].append(place)
+        if g.phase == Phase.GAME_OVER:
+            break
+        g.start_next_deal()
+    return GameResult([g.scores[seat_of[e]] for e in range(n)], places, times)
+
+
+def _play(args: tuple[tuple[str, ...], int, int, int]) -> GameResult:
+    return play_game(*args)
+
+
+def run_games(levels: Sequence[str], games: int, deals: int = 1, seed: int = 0, jobs: int = 1,
+              progress: Callable[[int], None] | None = None) -> list[GameResult]:
+    """Play the games (in `jobs` processes); results in game order whatever `jobs` is."""
+    for lv in levels:
+        player(lv)  # fail early on an unknown level
+    tasks = [(tuple(levels), deals, seed, g) for g in range(games)]
+    out: list[GameResult] = []
+    if jobs <= 1:
+        results: Iterable[GameResult] = map(_play, tasks)
+        for r in results:
+            out.append(r)
+            if progress:
+                progress(1)
+        return out
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for r in pool.map(_play, tasks, chunksize=max(1, min(16, games // (jobs * 8) or 1))):
+            out.append(r)
+            if progress:
+                progress(1)
+    return out
+
+
+def _percentile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return 0.0
+    s = sorted(values)
+    i = min(len(s) - 1, max(0, math.ceil(q / 100 * len(s)) - 1))
+    return s[i]
+
+
+def summarize(levels: Sequence[str], results: Sequence[GameResult], deals: int) -> dict:
+    """Per entry of --seats, in order: mean points (95% CI), President and last-place rates,
+    decision time p50/p99 (ms)."""
+    n = len(levels)
+    games = len(results)
+    out: dict = {"seats": list(levels), "games": games, "deals": deals, "mean_points": [], "ci95": [],
+                 "president_rate": [], "last_rate": [], "decision_ms_mean": [], "decision_ms_p50": [],
+                 "decision_ms_p99": [], "decisions": []}
+    for e in range(n):
+        pts = [r.points[e] for r in results]
+        mean = sum(pts) / games if games else 0.0
+        var = sum((p - mean) ** 2 for p in pts) / (games - 1) if games > 1 else 0.0
+        places = [p for r in results for p in r.places[e]]
+        ms = [t for r in results for t in r.decision_ms[e]]
+        out["mean_points"].append(round(mean, 4))
+        out["ci95"].append(round(1.96 * math.sqrt(var / games), 4) if games else 0.0)
+        out["president_rate"].append(round(places.count(1) / len(places), 4) if places else 0.0)
+        out["last_rate"].append(round(places.count(n) / len(places), 4) if places else 0.0)
+        out["decision_ms_mean"].append(round(sum(ms) / len(ms), 3) if ms else 0.0)
+        out["decision_ms_p50"].append(round(_percentile(ms, 50), 3))
+        out["decision_ms_p99"].append(round(_percentile(ms, 99), 3))
+        out["decisions"].append(len(ms))
+    return out
+
+
+def tournament(levels: Sequence[str], games: int, deals: int = 1, seed: int = 0, jobs: int = 1,
+               progress: Callable[[int], None] | None = None) -> dict:
+    return summarize(levels, run_games(levels, games, deals, seed, jobs, progress), deals)
