@@ -63,7 +63,7 @@ class Session:
         self.game: GameState | None = None
         self._dispatch: dict[str, Callable[[dict[str, Any]], Reply]] = {
             "hello": self._hello, "new_game": self._new_game, "deal": self._deal, "legal": self._legal,
-            "act": self._act, "state": self._state, "quit": self._quit,
+            "act": self._act, "state": self._state, "quit": self._quit, "ai": self._ai,
         }
         self.done = False
 
@@ -97,7 +97,7 @@ class Session:
         return {"ok": True, "protocol": PROTOCOL_VERSION, "name": self.name, "version": __version__,
                 "variant": VARIANT, "spec_version": r.spec.version,
                 "options": {"players": list(range(r.min_players, r.max_players + 1)), "revolution": revolution,
-                            "deals": True, "seed": True}}
+                            "deals": True, "seed": True, "ai": [lv.id for lv in r.spec.ai_levels]}}
 
     def _game(self) -> GameState:
         if self.game is None:
@@ -159,6 +159,23 @@ class Session:
                                     f"a {kind} needs at least one card")
         game.act(seat, mask, give=kind == "give")
         return {"ok": True, "state": game.to_wire()}
+
+    def _ai(self, req: dict[str, Any]) -> Reply:
+        """The action the AI of `level` would take for `player` now (not applied). `seed` seeds its rng."""
+        import random
+
+        from .ai import choose, levels
+
+        game = self._game()
+        seat, level, seed = req.get("player"), req.get("level"), req.get("seed", 0)
+        if level not in levels(self.rules.spec):
+            raise ProtocolError("bad_field", f"level must be one of {', '.join(levels(self.rules.spec))}")
+        if seat != game.to_act or not isinstance(seat, int) or isinstance(seat, bool):
+            raise ProtocolError("bad_field", f"player must be the seat to act ({game.to_act})")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ProtocolError("bad_field", "seed must be an integer")
+        action = choose(level, game.observation(seat), random.Random(seed))
+        return {"ok": True, "player": seat, "action": action_to_wire(action, game.phase == Phase.EXCHANGE)}
 
     def _state(self, req: dict[str, Any]) -> Reply:
         return {"ok": True, "state": self._game().to_wire()}

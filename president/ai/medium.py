@@ -6,12 +6,15 @@ revolution). A *reserve* rank is the top rank or a rank the hand holds four of. 
 uses every card the hand holds of one non-reserve rank.
 
 - ai.medium.lead-low: leading, it plays all its cards of its lowest non-reserve rank in the current
-  order; with only reserve cards left, its top-rank cards first, then its lowest quad;
+  order; but with one non-reserve rank left (or none) it leads all its top-rank cards first, and with
+  only quads left, its lowest quad;
 - ai.medium.follow-clean: following, it plays the lowest clean play that beats the trick;
 - ai.medium.keep-top: with no clean play, it plays top-rank cards (lowest suits) only when, besides
-  them, it holds at most two ranks (it then leads them out); otherwise
+  them, it holds at most four ranks; otherwise
 - ai.medium.no-break: with no clean play it breaks a pair or triple, or plays from a quad, only
-  when it holds at most two ranks in all (the lowest play that beats the trick); otherwise it passes;
+  when it holds at most four ranks in all (the lowest play that beats the trick); otherwise it passes;
+- ai.medium.keep-quads: so a quad is never split while the hand holds more than four ranks, and it is
+  led only when nothing else is left;
 - ai.medium.give-singles: in the exchange it gives back its lowest single cards (ranks it holds one
   of) first, then its lowest other cards.
 
@@ -31,9 +34,11 @@ ABOVE = (tuple(tuple(range(t + 1, NUM_RANKS)) for t in range(NUM_RANKS)),
          tuple(tuple(range(t - 1, -1, -1)) for t in range(NUM_RANKS)))
 
 
+#: keep-top: top-rank cards follow only when the hand holds at most this many other ranks.
 TOP_OTHERS = 4
+#: no-break: a pair, triple or quad is broken to follow only when the hand holds at most this many ranks.
 BREAK_RANKS = 4
-TOP_TRICK = 99
+#: lead-low: with at most this many non-reserve ranks left, lead the top-rank cards first.
 LEAD_TOP = 1
 
 
@@ -72,7 +77,7 @@ def medium_play(hand: int, trick: int, reversed_: bool) -> Action:
         h >>= 4
     if t != top:
         nib = hand >> (4 * top) & 0xF
-        if POP[nib] >= k and (ranks - 1 <= TOP_OTHERS or (NUM_RANKS - 1 - t if reversed_ else t) >= TOP_TRICK):
+        if POP[nib] >= k and ranks - 1 <= TOP_OTHERS:
             return LOW_SUITS[nib][k] << (4 * top)
     if ranks <= BREAK_RANKS:
         for r in ABOVE[reversed_][t]:
