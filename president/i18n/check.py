@@ -299,3 +299,9 @@ def check_drift(ctx: CheckContext) -> list[Problem]:
                 problems.append(Problem(ctx.rel(path), None, "", "stale generated file: build no longer writes it",
                                         "delete it"))
     return problems
+
+
+# Conformance: every testable clause has a scenario, every scenario tag names a clause.
+from ..conform.coverage import check_coverage  # noqa: E402
+
+register_check(check_coverage)
