@@ -44,5 +44,7 @@ def project(tmp_path, monkeypatch) -> Path:
     import president.i18n.build as build_mod
     monkeypatch.setattr(build_mod, "features_generator", lambda: stub_features)
     root = copy_project(tmp_path / "copy")
+    for generated in (root / "features").glob("*.feature"):  # the stand-in writes its own
+        generated.unlink()
     monkeypatch.chdir(root)
     return root
