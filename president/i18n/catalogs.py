@@ -47,12 +47,12 @@ class BuildError(PresidentError):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
-def po_path(root: Path, lang: str) -> Path:
-    return root / "locales" / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+def po_path(root: Path, lang: str, domain: str = DOMAIN) -> Path:
+    return root / "locales" / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
-def pot_path(root: Path) -> Path:
-    return root / "locales" / f"{DOMAIN}.pot"
+def pot_path(root: Path, domain: str = DOMAIN) -> Path:
+    return root / "locales" / f"{domain}.pot"
 
 
 def parse_plural_forms(header: str) -> tuple[int, str]:
