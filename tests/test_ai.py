@@ -1,0 +1,160 @@
+"""AI players: exact easy choices, medium keeps its 2s and quads, the spec's AI scenarios,
+observation-only invariance, and small fixed-seed tournaments ranking hard > medium > easy."""
+from __future__ import annotations
+
+import math
+from concurrent.futures import ProcessPoolExecutor
+import random
+
+import pytest
+
+from president.ai import choose, levels, player
+from president.ai.examples import ai_examples, run_example
+from president.ai.hard import sample_hands, unseen_cards
+from president.cards import FULL_DECK, parse_cards
+from president.engine import PASS, GameState, Phase
+from president.tournament import play_game, tournament
+
+
+def _game(hands, **kw) -> GameState:
+    return GameState.new(players=len(hands), hands=[parse_cards(h) for h in hands], **kw)
+
+
+def test_levels_come_from_the_spec():
+    assert levels() == ("easy", "medium", "hard")
+    with pytest.raises(KeyError):
+        player("expert")
+
+
+def test_an_ai_receives_an_observation_only():
+    g = GameState.new(seed=1)
+    with pytest.raises(TypeError):
+        choose("easy", g, random.Random(0))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("clause,ex", list(ai_examples()), ids=lambda v: getattr(v, "name", v))
+def test_spec_ai_scenarios(clause, ex):
+    results = run_example(ex)
+    assert results
+    for level, expected, actual in results:
+        assert actual == expected, f"{clause}: {level} chose {actual}, the spec says {expected}"
+
+
+def test_easy_exact_choices():
+    g = _game(["5C 3C", "4C 7D 7S 9H 2C", "10C"])
+    g.act(0, parse_cards("5C"))
+    assert choose("easy", g.observation(1), random.Random(0)) == parse_cards("7D")
+    g = _game(["4D 4S 6C 2H", "3C", "5C"])
+    assert choose("easy", g.observation(0), random.Random(0)) == parse_cards("4D 4S")
+
+
+def test_easy_never_passes_when_it_can_play():
+    for seed in range(20):
+        g = GameState.new(seed=seed)
+        while g.phase == Phase.PLAY:
+            obs = g.observation(g.to_act)
+            a = choose("easy", obs, random.Random(0))
+            if a == PASS:
+                assert obs.legal == (PASS,)
+            g.apply(a)
+
+
+def test_medium_keeps_its_2s_and_quads():
+    g = _game(["5C 3C", "4C 4D 6C 6D 7C 7D 8C 8D 9C 9D 2S", "10C"])
+    g.act(0, parse_cards("5C"))
+    assert choose("medium", g.observation(1), random.Random(0)) == PASS  # easy would play the 2
+    g = _game(["5C 3C", "7C 7D 7H 7S 8C 8D 9C 9D VC VD DC DD", "10C"])
+    g.act(0, parse_cards("5C"))
+    assert choose("medium", g.observation(1), random.Random(0)) == PASS  # easy would split the quad
+    g = _game(["3C 3D 5H 2C 2D", "4C", "6C"])
+    assert choose("medium", g.observation(0), random.Random(0)) == parse_cards("3C 3D")
+
+
+def _redeal(g: GameState, seat: int, rng: random.Random) -> GameState:
+    """The same game with every hidden card re-dealt in a way consistent with `seat`'s observation."""
+    obs = g.observation(seat)
+    unseen, known, cap = unseen_cards(obs)
+    # the re-deal may use any card the seat has not seen, placed at random among the other seats
+    hands = sample_hands(obs, rng, unseen, known, cap)
+    h = g.copy()
+    h.hands = hands
+    h._legal = None
+    return h
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_hidden_cards_never_change_a_decision(level):
+    """Re-dealing the hidden cards consistently with the observation never changes the choice."""
+    rng = random.Random(7)
+    checked = changed = 0
+    for seed in range(6 if level == "hard" else 30):
+        g = GameState.new(players=4, deals=2, seed=seed)
+        steps = 0
+        while g.phase in (Phase.PLAY, Phase.EXCHANGE, Phase.DEAL_OVER):
+            if g.phase == Phase.DEAL_OVER:
+                g.start_next_deal()
+                continue
+            seat = g.to_act
+            steps += 1
+            if steps % (9 if level == "hard" else 3) == 0:
+                obs = g.observation(seat)
+                other = _redeal(g, seat, rng)
+                changed += other.hands != g.hands
+                assert other.observation(seat) == obs
+                assert (choose(level, other.observation(seat), random.Random(seed))
+                        == choose(level, obs, random.Random(seed)))
+                checked += 1
+            a = choose("medium", g.observation(seat), random.Random(0))
+            g.act(seat, a, give=g.phase == Phase.EXCHANGE)
+    assert checked > 10 and changed > checked // 2
+
+
+def test_card_counting_from_plays_and_exchanges():
+    g = GameState.new(players=4, deals=2, seed=3)
+    while g.phase == Phase.PLAY:
+        g.apply(choose("easy", g.observation(g.to_act), random.Random(0)))
+    g.start_next_deal()
+    president = g.last_ranking[0]
+    obs = g.observation(president)
+    unseen, known, cap = unseen_cards(obs)
+    scum = g.last_ranking[-1]
+    assert unseen | obs.hand == FULL_DECK
+    assert cap[scum] < 64  # the scum gave its best cards: it holds nothing better than the worst of them
+    assert all(c < cap[scum] for c in range(52) if g.hands[scum] >> c & 1)
+    give = choose("hard", obs, random.Random(0))
+    g.act(president, give, give=True)
+    unseen, known, _ = unseen_cards(g.observation(president))
+    assert known[scum] == give and not unseen & give
+
+
+def _pair(args: tuple[str, str, int, int]) -> int:
+    level, base, seed, g = args
+    return play_game([level, base, base, base], 1, seed, g).points[0] - play_game([base] * 4, 1, seed, g).points[0]
+
+
+def _paired_gain(level: str, base: str, games: int, seed: int, jobs: int = 1) -> tuple[float, float]:
+    """Mean points gained by putting `level` instead of `base` at entry 0 of a table of `base`
+    players, on the same deals and seats (a paired comparison: the luck of the deal cancels), and
+    the half-width of its 95% confidence interval."""
+    tasks = [(level, base, seed, g) for g in range(games)]
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            diffs = list(pool.map(_pair, tasks, chunksize=4))
+    else:
+        diffs = list(map(_pair, tasks))
+    mean = sum(diffs) / games
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (games - 1))
+    return mean, 1.96 * sd / math.sqrt(games)
+
+
+def test_medium_beats_easy_significantly():
+    r = tournament(["medium", "easy", "easy", "easy"], games=1200, seed=11)
+    pts, ci = r["mean_points"], r["ci95"]
+    assert pts[0] - ci[0] > max(pts[1:]), r
+    gain, half = _paired_gain("medium", "easy", 400, seed=11)
+    assert gain - half > 0, (gain, half)
+
+
+def test_hard_beats_medium_significantly():
+    gain, half = _paired_gain("hard", "medium", 100, seed=5, jobs=2)
+    assert gain - half > 0, (gain, half)
