@@ -104,6 +104,10 @@ def generated_files(project: Project, spec: Spec | None = None, langs: tuple[str
     spec = spec or read_spec(project.spec_path)
     files = {path: text.encode("utf-8") for path, text in render_all(spec, project.root, langs).items()}
     files.update({path: text.encode("utf-8") for path, text in generate_features(spec).items()})
+    if features_generator() is not None:  # the same scenarios in every language, through the steps catalogs
+        from .features import translated_features
+        files.update({path: text.encode("utf-8") for path, text in
+                      translated_features(spec, project.root, tuple(lg for lg in langs if lg != "en")).items()})
     return dict(sorted(files.items()))
 
 

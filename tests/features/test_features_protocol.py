@@ -19,4 +19,4 @@ def engine_client(_engine_process):
     return _engine_process
 
 
-scenarios(str(FEATURES_DIR))
+scenarios(*sorted(str(p) for p in FEATURES_DIR.glob("*.feature")))  # English; features/<lang>/: test_features_i18n.py
