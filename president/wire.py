@@ -18,7 +18,7 @@ BASE = "https://cardverse.example/president/protocol/v1/"
 
 #: Which reply schema answers which command (an error reply is always allowed).
 REPLY_FOR = {"hello": "reply-hello", "new_game": "reply-state", "deal": "reply-state", "act": "reply-state",
-             "state": "reply-state", "legal": "reply-legal", "quit": "reply-quit"}
+             "state": "reply-state", "legal": "reply-legal", "quit": "reply-quit", "ai": "reply-ai"}
 
 
 @lru_cache(maxsize=1)

@@ -21,9 +21,21 @@ def new_game(s: Session, hands=HANDS, **config) -> dict:
 
 def test_every_message_has_a_schema():
     names = set(schema_names())
-    for cmd in ["hello", "new-game", "deal", "legal", "act", "state", "quit"]:
+    for cmd in ["hello", "new-game", "deal", "legal", "act", "state", "quit", "ai"]:
         assert f"request-{cmd}" in names
-    assert {"reply-hello", "reply-state", "reply-legal", "reply-quit", "reply-error"} <= names
+    assert {"reply-hello", "reply-state", "reply-legal", "reply-quit", "reply-error", "reply-ai"} <= names
+
+
+def test_ai_request_returns_an_action_without_applying_it():
+    s = Session()
+    new_game(s)
+    before = s.handle({"cmd": "state"})
+    req = {"cmd": "ai", "player": 0, "level": "easy"}
+    assert request_problems(req) == []
+    reply = s.handle(req)
+    assert reply_problems("ai", reply) == []
+    assert reply["action"] == {"type": "play", "cards": ["3C", "3D"]}  # easy leads all its lowest rank
+    assert s.handle({"cmd": "state"}) == before
 
 
 def test_hello_handshake():
