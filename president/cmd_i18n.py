@@ -141,6 +141,10 @@ def update(spec: Path | None, root: Path | None, no_fuzzy_matching: bool) -> Non
         files = {pot_path(project.root): serialize(template)}
         for lang, data in updated_catalogs(project.root, template, fuzzy_matching=not no_fuzzy_matching).items():
             files[po_path(project.root, lang)] = data
+        from .i18n.build import read_spec
+        from .i18n.steps_catalog import updated_steps_catalogs  # the steps domain, `#. unreviewed` kept
+        files.update(updated_steps_catalogs(project.root, read_spec(project.spec_path),
+                                            fuzzy_matching=not no_fuzzy_matching))
     except PresidentError as exc:
         _fail(_problems_of(exc), "update failed, nothing written")
     for path, data in files.items():
@@ -150,18 +154,18 @@ def update(spec: Path | None, root: Path | None, no_fuzzy_matching: bool) -> Non
 @i18n.command()
 @_ROOT
 def stats(root: Path | None) -> None:
-    """Translated, fuzzy and untranslated messages per catalog."""
+    """Translated, fuzzy, untranslated and unreviewed messages per catalog (rules and steps domains)."""
     _require_i18n()
     from .i18n.build import Project
     from .i18n.extract import catalog_stats
     project = Project.resolve(root)
     try:
-        rows = catalog_stats(project.root)
+        rows = [(domain, row) for domain in ("rules", "steps") for row in catalog_stats(project.root, domain)]
     except PresidentError as exc:
         _fail(_problems_of(exc), "stats failed")
-    click.echo(f"{'lang':<6}{'total':>7}{'done':>7}{'fuzzy':>7}{'todo':>7}")
-    for lang, total, done, fuzzy, todo in rows:
-        click.echo(f"{lang:<6}{total:>7}{done:>7}{fuzzy:>7}{todo:>7}")
+    click.echo(f"{'lang':<6}{'total':>7}{'done':>7}{'fuzzy':>7}{'todo':>7}{'unreviewed':>11}  domain")
+    for domain, (lang, total, done, fuzzy, todo, unreviewed) in rows:
+        click.echo(f"{lang:<6}{total:>7}{done:>7}{fuzzy:>7}{todo:>7}{unreviewed:>11}  {domain}")
 
 
 @i18n.command()

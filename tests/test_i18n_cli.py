@@ -40,7 +40,8 @@ def test_extract_then_update_brings_new_spec_messages(project):
 def test_stats(project):
     result = invoke(i18n, "stats")
     assert result.exit_code == 0
-    assert re.search(r"^ru\s+(\d+)\s+\1\s+0\s+0$", result.output, re.M)
+    assert re.search(r"^ru\s+(\d+)\s+\1\s+0\s+0\s+\d+  rules$", result.output, re.M)
+    assert re.search(r"^ru\s+(\d+)\s+\1\s+0\s+0\s+\1  steps$", result.output, re.M)  # all unreviewed
 
 
 def test_pseudo_and_lines(project):

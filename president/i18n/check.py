@@ -29,7 +29,7 @@ from jinja2 import nodes
 from ..errors import Problem, SpecError
 from ..spec import Spec
 from .build import Project, features_generator, generated_files, read_spec
-from .catalogs import (CATALOG_LANGS, PLURAL_FORMS, BuildError, Key, load_catalog, message_key,
+from .catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, BuildError, Key, load_catalog, message_key,
                        parse_plural_forms, plural_function, po_path, pot_path, raw_plural_forms)
 from .extract import extract_template, serialize
 from .render import CONTENT_TEMPLATE, NUMBER_WORDS, TEMPLATES_DIR, environment
@@ -97,11 +97,11 @@ def check_spec(ctx: CheckContext) -> list[Problem]:
 
 # --- catalogs -------------------------------------------------------------------------------
 
-def _catalogs(ctx: CheckContext) -> tuple[dict[str, Catalog], list[Problem]]:
+def _catalogs(ctx: CheckContext, domain: str = DOMAIN) -> tuple[dict[str, Catalog], list[Problem]]:
     cats, problems = {}, []
     for lang in CATALOG_LANGS:
         try:
-            cats[lang] = load_catalog(po_path(ctx.project.root, lang), lang)
+            cats[lang] = load_catalog(po_path(ctx.project.root, lang, domain), lang)
         except BuildError as exc:
             problems.extend(Problem(ctx.rel(p.file), p.line, p.path, p.message, p.hint) for p in exc.problems)
     return cats, problems
@@ -118,11 +118,15 @@ def _translated(msg: Message) -> bool:
 @register_check
 def check_catalogs(ctx: CheckContext) -> list[Problem]:
     """Plural-Forms written explicitly; no message missing, untranslated, fuzzy or obsolete."""
-    cats, problems = _catalogs(ctx)
-    template = ctx.template()
+    return catalog_problems(ctx, DOMAIN, ctx.template())
+
+
+def catalog_problems(ctx: CheckContext, domain: str, template: Catalog | None) -> list[Problem]:
+    """check_catalogs for the catalogs of any domain against its message template."""
+    cats, problems = _catalogs(ctx, domain)
     wanted = {message_key(m): m for m in template if m.id} if template is not None else None
     for lang, cat in cats.items():
-        path = po_path(ctx.project.root, lang)
+        path = po_path(ctx.project.root, lang, domain)
         file = ctx.rel(path)
         header = raw_plural_forms(path)
         if header is None:
@@ -149,7 +153,7 @@ def check_catalogs(ctx: CheckContext) -> list[Problem]:
         if wanted is not None:
             for key, msg in wanted.items():
                 if key not in have:
-                    where = ", ".join(f"{f}:{n}" for f, n in msg.locations)
+                    where = ", ".join(f"{f}:{n}" for f, n in msg.locations) or "; ".join(msg.auto_comments)
                     problems.append(Problem(file, None, "", f"{lang}: missing message {_key_text(key)} (used at {where})",
                                             "run `president i18n update`, then translate it"))
     return problems
@@ -160,9 +164,32 @@ _NUMBER = re.compile(r"\d+")  # \d matches every script's decimal digits
 _WORD_VALUES = {w: i for i, w in enumerate(NUMBER_WORDS)}
 
 
-def _numbers(text: str, words: bool) -> list[int]:
+@dataclass(frozen=True)
+class PlaceholderStyle:
+    """How a domain writes placeholders: `%(name)s` in rules, `{name:Type}` in steps."""
+
+    pattern: re.Pattern[str]  # group 1: what must match between source and translation
+    show: Callable[[str], str]
+    valid: Callable[[str, set[str]], None]  # raises ValueError, TypeError or KeyError if malformed
+
+
+def _percent_valid(form: str, got: set[str]) -> None:
+    form % {p: 1 for p in got | {"num"}}
+
+
+def _brace_valid(form: str, got: set[str]) -> None:
+    bare = re.sub(r"\{\w+(?::\w+)?\}", "", form)
+    if "{" in bare or "}" in bare:
+        raise ValueError("a brace outside a {field:Type} placeholder")
+
+
+PERCENT = PlaceholderStyle(_PLACEHOLDER, lambda p: f"%({p})s", _percent_valid)
+BRACES = PlaceholderStyle(re.compile(r"\{(\w+(?::\w+)?)\}"), lambda p: f"{{{p}}}", _brace_valid)
+
+
+def _numbers(text: str, words: bool, placeholder: re.Pattern[str] = _PLACEHOLDER) -> list[int]:
     """Numbers written in `text` outside placeholders; native digits count as the same number."""
-    bare = _PLACEHOLDER.sub(" ", text)
+    bare = placeholder.sub(" ", text)
     found = [int("".join(str(unicodedata.decimal(c)) for c in m.group(0))) for m in _NUMBER.finditer(bare)]
     if words:
         found += [_WORD_VALUES[w] for w in re.findall(r"[a-z]+", bare.lower()) if w in _WORD_VALUES]
@@ -179,27 +206,27 @@ def _single_valued_forms(header: str) -> set[int]:
 
 
 def translation_problems(msgid: str | tuple[str, ...], string: str | tuple[str, ...],
-                         plural_header: str) -> list[str]:
+                         plural_header: str, style: PlaceholderStyle = PERCENT) -> list[str]:
     """What is wrong with one translation: placeholders or numbers missing or extra, bad format."""
     sources = list(msgid) if isinstance(msgid, (list, tuple)) else [msgid]
     forms = list(string) if isinstance(string, (list, tuple)) else [string]
-    want = {p for s in sources for p in _PLACEHOLDER.findall(s)}
-    numbers = {n for s in sources for n in _numbers(s, words=True)}
-    digits = {n for s in sources for n in _numbers(s, words=False)}
+    want = {p for s in sources for p in style.pattern.findall(s)}
+    numbers = {n for s in sources for n in _numbers(s, True, style.pattern)}
+    digits = {n for s in sources for n in _numbers(s, False, style.pattern)}
     lenient = _single_valued_forms(plural_header) if isinstance(msgid, (list, tuple)) else set()
     out = []
     for idx, form in enumerate(forms):
         if not form:
             continue
         label = f"msgstr[{idx}]" if isinstance(string, (list, tuple)) else "msgstr"
-        got = set(_PLACEHOLDER.findall(form))
+        got = set(style.pattern.findall(form))
         missing = want - got - ({"num"} if idx in lenient else set())
         if missing:
-            out.append(f"{label} lacks placeholder(s) {', '.join(f'%({p})s' for p in sorted(missing))}")
+            out.append(f"{label} lacks placeholder(s) {', '.join(style.show(p) for p in sorted(missing))}")
         if got - want:
             out.append(f"{label} has placeholder(s) the source lacks: "
-                       f"{', '.join(f'%({p})s' for p in sorted(got - want))}")
-        found = _numbers(form, words=False)
+                       f"{', '.join(style.show(p) for p in sorted(got - want))}")
+        found = _numbers(form, False, style.pattern)
         extra = sorted(set(found) - numbers)
         if extra:
             out.append(f"{label} has number(s) the source lacks: {', '.join(map(str, extra))}")
@@ -207,7 +234,7 @@ def translation_problems(msgid: str | tuple[str, ...], string: str | tuple[str, 
         if lost:
             out.append(f"{label} lacks number(s) {', '.join(map(str, lost))}")
         try:
-            form % {p: 1 for p in got | {"num"}}
+            style.valid(form, got)
         except (ValueError, TypeError, KeyError) as exc:
             out.append(f"{label} is not a valid format string: {exc}")
     return out
@@ -216,15 +243,20 @@ def translation_problems(msgid: str | tuple[str, ...], string: str | tuple[str, 
 @register_check
 def check_placeholders(ctx: CheckContext) -> list[Problem]:
     """Each translation keeps the source's placeholders and numbers, and adds none."""
-    cats, _ = _catalogs(ctx)  # parse problems are reported by check_catalogs
+    return placeholder_problems(ctx, DOMAIN, PERCENT)
+
+
+def placeholder_problems(ctx: CheckContext, domain: str, style: PlaceholderStyle) -> list[Problem]:
+    """check_placeholders for the catalogs of any domain."""
+    cats, _ = _catalogs(ctx, domain)  # parse problems are reported by the catalog check
     problems = []
     for lang, cat in cats.items():
-        path = po_path(ctx.project.root, lang)
+        path = po_path(ctx.project.root, lang, domain)
         header = raw_plural_forms(path) or PLURAL_FORMS[lang]
         for msg in cat:
             if not msg.id or not _translated(msg):
                 continue
-            for what in translation_problems(msg.id, msg.string, header):
+            for what in translation_problems(msg.id, msg.string, header, style):
                 problems.append(Problem(ctx.rel(path), msg.lineno, "", f"{lang}: {_key_text(message_key(msg))}: {what}",
                                         "placeholders and numbers come from the spec; never type them in"))
     return problems
@@ -305,3 +337,6 @@ def check_drift(ctx: CheckContext) -> list[Problem]:
 from ..conform.coverage import check_coverage  # noqa: E402
 
 register_check(check_coverage)
+
+# Conformance scenarios in every language: the steps catalogs and the translated features.
+from . import steps_check  # noqa: E402,F401  (registers its checks)

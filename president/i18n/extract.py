@@ -140,16 +140,19 @@ def updated_catalogs(root: Path, template: Catalog, langs: tuple[str, ...] = CAT
     return out
 
 
-def catalog_stats(root: Path) -> list[tuple[str, int, int, int, int]]:
-    """(lang, total, translated, fuzzy, untranslated) for every catalog."""
+def catalog_stats(root: Path, domain: str = DOMAIN) -> list[tuple[str, int, int, int, int, int]]:
+    """(lang, total, translated, fuzzy, untranslated, unreviewed) for every catalog of `domain`.
+
+    Unreviewed: marked `#. unreviewed` (steps) or `# unreviewed` (rules) for native review."""
     rows = []
     for lang in CATALOG_LANGS:
-        cat = load_catalog(po_path(root, lang), lang)
+        cat = load_catalog(po_path(root, lang, domain), lang)
         msgs = [m for m in cat if m.id]
         fuzzy = sum(1 for m in msgs if m.fuzzy)
         done = sum(1 for m in msgs if not m.fuzzy and (all(m.string) if isinstance(m.string, (list, tuple))
                                                       else bool(m.string)))
-        rows.append((lang, len(msgs), done, fuzzy, len(msgs) - done - fuzzy))
+        unreviewed = sum(1 for m in msgs if "unreviewed" in (c.strip() for c in (*m.auto_comments, *m.user_comments)))
+        rows.append((lang, len(msgs), done, fuzzy, len(msgs) - done - fuzzy, unreviewed))
     return rows
 
 
