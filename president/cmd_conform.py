@@ -10,7 +10,8 @@ from .errors import PresidentError
 
 
 def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patterns: tuple[str, ...] = (),
-                timeout: float = 5.0, spec_path: Path | None = None, in_process: bool = False) -> dict:
+                timeout: float = 5.0, spec_path: Path | None = None, in_process: bool = False,
+                lang: str = "en") -> dict:
     """Run the scenarios (and `games` lock-step games) against `engine`; return everything for reports."""
     from .conform.client import InProcessClient, open_client
     from .conform.lockstep import run_lockstep
@@ -21,7 +22,11 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
     client = InProcessClient() if in_process else open_client(engine, timeout)
     try:
         hello = handshake(client)
-        results = run_scenarios(client, spec, patterns, hello.get("options") or {})
+        if lang == "en":
+            results = run_scenarios(client, spec, patterns, hello.get("options") or {})
+        else:  # the scenarios as read back from features/<lang>/ (president.i18n.report)
+            from .i18n.report import run_localized
+            results = run_localized(client, spec, lang, patterns, hello.get("options") or {})
         lock = run_lockstep(spec, client, games, seed) if games > 0 else None
     finally:
         client.close()
@@ -39,6 +44,8 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
 @click.option("--junit", type=click.Path(dir_okay=False, path_type=Path), help="Write a JUnit XML report.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), help="Write a JSON report.")
 @click.option("--cucumber-json", type=click.Path(dir_okay=False, path_type=Path), help="Write a Cucumber JSON report.")
+@click.option("--lang", type=click.Choice(["en", "ar", "el", "ru", "hy", "hi"]), default="en", show_default=True,
+              help="Run the scenarios of features/<LANG>/ and write the text report in LANG (JSON keys stay English).")
 @click.option("--report-lang", default="en", show_default=True, help="Language of the --html rule sheet.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the rule sheet with each line marked pass or fail.")
@@ -46,7 +53,7 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
 @click.option("-v", "--verbose", is_flag=True, help="List every clause, also those without scenarios.")
 def conform(engine: str | None, games: int, seed: int, patterns: tuple[str, ...], timeout: float, junit: Path | None,
             json_path: Path | None, cucumber_json: Path | None, report_lang: str, html_path: Path | None,
-            spec_path: Path | None, verbose: bool) -> None:
+            spec_path: Path | None, verbose: bool, lang: str) -> None:
     """Check an engine against every scenario of the spec, then in lock-step with the reference.
 
     Exit 0 only when nothing failed and nothing errored. See docs/conformance.md.
@@ -55,13 +62,17 @@ def conform(engine: str | None, games: int, seed: int, patterns: tuple[str, ...]
     from .conform.runner import HandshakeError
 
     try:
-        run = conform_run(engine, games, seed, patterns, timeout, spec_path)
+        run = conform_run(engine, games, seed, patterns, timeout, spec_path, lang=lang)
     except HandshakeError as exc:
         raise click.ClickException(f"handshake failed: {exc}") from None
     except PresidentError as exc:
         raise click.ClickException(str(exc)) from None
     spec, results, lock = run["spec"], run["results"], run["lock"]
-    click.echo(report.summary_text(spec, results, lock, run["engine"], verbose))
+    if lang == "en":
+        click.echo(report.summary_text(spec, results, lock, run["engine"], verbose))
+    else:
+        from .i18n.report import localized_summary
+        click.echo(localized_summary(spec, results, lock, run["engine"], lang, verbose))
     data = report.json_report(spec, results, lock, run["hello"])
     if json_path:
         json_path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
