@@ -70,10 +70,12 @@ def template_files() -> list[Path]:
 def extract_template(root: Path, spec_path: Path, spec: Spec | None = None) -> Catalog:
     """The message template (rules.pot) for the templates and the spec at `spec_path`."""
     cat = _catalog(None)
+    # Templates are referenced as president/templates/<name> wherever the package is installed,
+    # so that the .pot does not depend on the install location.
     pkg_root = TEMPLATES_DIR.parent.parent
 
-    def rel(p: Path) -> str:
-        for base in (root, pkg_root):
+    def rel(p: Path, bases: tuple[Path, ...]) -> str:
+        for base in bases:
             try:
                 return p.resolve().relative_to(base.resolve()).as_posix()
             except ValueError:
@@ -84,11 +86,11 @@ def extract_template(root: Path, spec_path: Path, spec: Spec | None = None) -> C
         with path.open("rb") as fh:
             for lineno, msg, comments, context in babel_extract("jinja2.ext:babel_extract", fh,
                                                                 options=TEMPLATE_OPTIONS):
-                cat.add(msg, locations=[(rel(path), lineno)], auto_comments=comments, context=context)
+                cat.add(msg, locations=[(rel(path, (pkg_root,)), lineno)], auto_comments=comments, context=context)
     text = spec_path.read_text(encoding="utf-8")
     spec = spec or parse_spec(text, str(spec_path))
     for lineno, context, msgid, comments in spec_messages(spec, text):
-        cat.add(msgid, locations=[(rel(spec_path), lineno)], auto_comments=comments, context=context)
+        cat.add(msgid, locations=[(rel(spec_path, (root, pkg_root)), lineno)], auto_comments=comments, context=context)
     return cat
 
 
