@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import site
 import subprocess
 import sys
@@ -60,3 +61,10 @@ def test_installed_wheel_runs_outside_the_checkout(wheel: Path, tmp_path: Path) 
     subprocess.run([str(president), "build", "--out", str(out)], cwd=outside, capture_output=True, text=True,
                    check=True, env=env)
     assert (out / "ru.txt").read_bytes() == (ROOT / "tests" / "seeds" / "ru.txt").read_bytes()
+    # Inside a copy of the project, the installed (non-editable) toolkit checks that copy and finds no drift.
+    copy = tmp_path / "project"
+    for part in ("spec", "locales", "rules", "features"):
+        shutil.copytree(ROOT / part, copy / part)
+    check = subprocess.run([str(president), "check"], cwd=copy / "rules", capture_output=True, text=True, env=env)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert str(copy) in check.stdout + check.stderr
