@@ -170,7 +170,7 @@ Feature: Artificial intelligence
       And the medium AI chooses for seat 0
       Then the AI's action is play 10D
 
-  Rule: ai.medium.follow-clean — Following, medium plays the lowest clean play that beats the trick: all its cards of one rank that is neither the top rank of the current order nor held as a quad
+  Rule: ai.medium.follow-clean — Following, medium plays the lowest clean play that beats the trick: all its cards of one rank that is neither the top rank of the current order nor held as a quad, nor the second rank (A, or 4 in revolution) while it holds more than six ranks
 
     @ai.medium.follow-clean
     Scenario: medium plays its lowest whole pair on a pair
@@ -183,7 +183,29 @@ Feature: Artificial intelligence
       And the medium AI chooses for seat 1
       Then the AI's action is play 8C 8D
 
-  Rule: ai.medium.keep-top — With no clean play, medium plays top-rank cards (lowest suits) to win back the lead only when it holds at most four other ranks
+    @ai.medium.follow-clean
+    Scenario: medium keeps its ace while it holds more than six ranks
+      Given 3 players with revolution on
+      And seat 0 holds 10C 3C
+      And seat 1 holds 3D 4D 5D 6D 7D 8D AD
+      And seat 2 holds 10H
+      When the game starts
+      And seat 0 plays 10C
+      And the medium AI chooses for seat 1
+      Then the AI's action is pass
+
+  Rule: ai.medium.keep-top — With no clean play, medium plays top-rank cards (lowest suits) to win back the lead only when it holds at most four other ranks, plus one for each top-rank card it keeps
+
+    @ai.medium.keep-top
+    Scenario: with a spare 2 medium wins the lead back a rank earlier
+      Given 3 players with revolution on
+      And seat 0 holds 5C 3C
+      And seat 1 holds 6C 6D 8C 8D 9C 9D 10C 10D VC VD 2S 2H
+      And seat 2 holds 10H
+      When the game starts
+      And seat 0 plays 5C
+      And the medium AI chooses for seat 1
+      Then the AI's action is play 2H
 
     @ai.medium.keep-top
     Scenario: medium wins the lead back with a 2 near the end

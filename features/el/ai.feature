@@ -171,7 +171,7 @@
       Και η ΤΝ επιπέδου «μέτριο» επιλέγει για τη θέση 0
       Τότε η κίνηση της ΤΝ είναι παίζει 10D
 
-  Rule: ai.medium.follow-clean — Όταν ακολουθεί, η μέτρια παίζει τη χαμηλότερη καθαρή κίνηση που κερδίζει τη μπάζα: όλα τα φύλλα της μιας αξίας που δεν είναι ούτε η κορυφαία αξία της τρέχουσας σειράς ούτε καρέ στο χέρι της
+  Rule: ai.medium.follow-clean — Following, medium plays the lowest clean play that beats the trick: all its cards of one rank that is neither the top rank of the current order nor held as a quad, nor the second rank (A, or 4 in revolution) while it holds more than six ranks
 
     @ai.medium.follow-clean
     Παράδειγμα: η μέτρια παίζει σε ζευγάρι το χαμηλότερο ακέραιο ζευγάρι της
@@ -184,7 +184,29 @@
       Και η ΤΝ επιπέδου «μέτριο» επιλέγει για τη θέση 1
       Τότε η κίνηση της ΤΝ είναι παίζει 8C 8D
 
-  Rule: ai.medium.keep-top — Χωρίς καθαρή κίνηση, η μέτρια παίζει φύλλα κορυφαίας αξίας (χαμηλότερα χρώματα) για να ξανακερδίσει το άνοιγμα μόνο όταν κρατά το πολύ τέσσερις άλλες αξίες
+    @ai.medium.follow-clean
+    Παράδειγμα: medium keeps its ace while it holds more than six ranks
+      Δεδομένου παίκτες: 3, επανάσταση ενεργή
+      Και η θέση 0 κρατά 10C 3C
+      Και η θέση 1 κρατά 3D 4D 5D 6D 7D 8D AD
+      Και η θέση 2 κρατά 10H
+      Όταν το παιχνίδι ξεκινά
+      Και η θέση 0 παίζει 10C
+      Και η ΤΝ επιπέδου «μέτριο» επιλέγει για τη θέση 1
+      Τότε η κίνηση της ΤΝ είναι πάσο
+
+  Rule: ai.medium.keep-top — With no clean play, medium plays top-rank cards (lowest suits) to win back the lead only when it holds at most four other ranks, plus one for each top-rank card it keeps
+
+    @ai.medium.keep-top
+    Παράδειγμα: with a spare 2 medium wins the lead back a rank earlier
+      Δεδομένου παίκτες: 3, επανάσταση ενεργή
+      Και η θέση 0 κρατά 5C 3C
+      Και η θέση 1 κρατά 6C 6D 8C 8D 9C 9D 10C 10D VC VD 2S 2H
+      Και η θέση 2 κρατά 10H
+      Όταν το παιχνίδι ξεκινά
+      Και η θέση 0 παίζει 5C
+      Και η ΤΝ επιπέδου «μέτριο» επιλέγει για τη θέση 1
+      Τότε η κίνηση της ΤΝ είναι παίζει 2H
 
     @ai.medium.keep-top
     Παράδειγμα: κοντά στο τέλος η μέτρια ξανακερδίζει το άνοιγμα με ένα 2

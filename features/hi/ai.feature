@@ -171,7 +171,7 @@
       और मध्यम स्तर का AI सीट 0 के लिए चुनता है
       तब AI की चाल: 10D खेलें
 
-  नियम: ai.medium.follow-clean — जवाब देते समय मध्यम ट्रिक को हराने वाली सबसे निचली साफ़ चाल खेलता है: एक ऐसी रैंक के अपने सभी कार्ड जो न मौजूदा क्रम की शीर्ष रैंक है न चौकड़ी के रूप में हाथ में है
+  नियम: ai.medium.follow-clean — Following, medium plays the lowest clean play that beats the trick: all its cards of one rank that is neither the top rank of the current order nor held as a quad, nor the second rank (A, or 4 in revolution) while it holds more than six ranks
 
     @ai.medium.follow-clean
     परिदृश्य: जोड़ी पर मध्यम अपनी सबसे निचली पूरी जोड़ी खेलता है
@@ -184,7 +184,29 @@
       और मध्यम स्तर का AI सीट 1 के लिए चुनता है
       तब AI की चाल: 8C 8D खेलें
 
-  नियम: ai.medium.keep-top — साफ़ चाल न होने पर मध्यम शुरुआत वापस जीतने के लिए शीर्ष रैंक के कार्ड (सबसे निचले रंग) तभी खेलता है जब उसके पास अधिक से अधिक चार अन्य रैंक हों
+    @ai.medium.follow-clean
+    परिदृश्य: medium keeps its ace while it holds more than six ranks
+      अगर खिलाड़ी: 3, क्रांति सक्रिय
+      और सीट 0 के पास 10C 3C हैं
+      और सीट 1 के पास 3D 4D 5D 6D 7D 8D AD हैं
+      और सीट 2 के पास 10H हैं
+      जब खेल शुरू होता है
+      और सीट 0 10C खेलती है
+      और मध्यम स्तर का AI सीट 1 के लिए चुनता है
+      तब AI की चाल: पास
+
+  नियम: ai.medium.keep-top — With no clean play, medium plays top-rank cards (lowest suits) to win back the lead only when it holds at most four other ranks, plus one for each top-rank card it keeps
+
+    @ai.medium.keep-top
+    परिदृश्य: with a spare 2 medium wins the lead back a rank earlier
+      अगर खिलाड़ी: 3, क्रांति सक्रिय
+      और सीट 0 के पास 5C 3C हैं
+      और सीट 1 के पास 6C 6D 8C 8D 9C 9D 10C 10D VC VD 2S 2H हैं
+      और सीट 2 के पास 10H हैं
+      जब खेल शुरू होता है
+      और सीट 0 5C खेलती है
+      और मध्यम स्तर का AI सीट 1 के लिए चुनता है
+      तब AI की चाल: 2H खेलें
 
     @ai.medium.keep-top
     परिदृश्य: अंत के पास मध्यम 2 से शुरुआत वापस जीतता है

@@ -2,15 +2,19 @@
 triples without need (`ai.medium` and its sub-clauses).
 
 Words used by the clauses: the *top rank* is the strongest rank of the current order (2, or 3 in
-revolution). A *reserve* rank is the top rank or a rank the hand holds four of. A *clean* play
-uses every card the hand holds of one non-reserve rank.
+revolution); the *second rank* is the next one (A, or 4 in revolution). A *reserve* rank is the top
+rank, a rank the hand holds four of, or the second rank while the hand holds more than six ranks. A
+*clean* play uses every card the hand holds of one non-reserve rank. "Without need" is counted in
+ranks: the hand needs at least one play per rank it holds to go out, so medium spends its reserve
+and breaks groups only when few ranks are left.
 
 - ai.medium.lead-low: leading, it plays all its cards of its lowest non-reserve rank in the current
   order; but with one non-reserve rank left (or none) it leads all its top-rank cards first, and with
   only quads left, its lowest quad;
-- ai.medium.follow-clean: following, it plays the lowest clean play that beats the trick;
+- ai.medium.follow-clean: following, it plays the lowest clean play that beats the trick (so it keeps
+  its aces while it holds more than six ranks);
 - ai.medium.keep-top: with no clean play, it plays top-rank cards (lowest suits) only when, besides
-  them, it holds at most four ranks; otherwise
+  them, it holds at most four ranks, plus one per top-rank card it would keep; otherwise
 - ai.medium.no-break: with no clean play it breaks a pair or triple, or plays from a quad, only
   when it holds at most four ranks in all (the lowest play that beats the trick); otherwise it passes;
 - ai.medium.keep-quads: so a quad is never split while the hand holds more than four ranks, and it is
@@ -34,8 +38,11 @@ ABOVE = (tuple(tuple(range(t + 1, NUM_RANKS)) for t in range(NUM_RANKS)),
          tuple(tuple(range(t - 1, -1, -1)) for t in range(NUM_RANKS)))
 
 
-#: keep-top: top-rank cards follow only when the hand holds at most this many other ranks.
+#: keep-top: top-rank cards follow only when the hand holds at most this many other ranks
+#: (plus one per top-rank card it keeps).
 TOP_OTHERS = 4
+#: follow-clean: the second rank is a reserve while the hand holds more than this many ranks.
+SECOND_RANKS = 6
 #: no-break: a pair, triple or quad is broken to follow only when the hand holds at most this many ranks.
 BREAK_RANKS = 4
 #: lead-low: with at most this many non-reserve ranks left, lead the top-rank cards first.
@@ -65,19 +72,22 @@ def medium_play(hand: int, trick: int, reversed_: bool) -> Action:
         return 0xF << (4 * quad)
     k = POP[trick >> (4 * ((trick.bit_length() - 1) >> 2)) & 0xF]
     t = (trick.bit_length() - 1) >> 2
-    for r in ABOVE[reversed_][t]:
-        nib = hand >> (4 * r) & 0xF
-        if nib and POP[nib] == k and r != top and nib != 0xF:
-            return nib << (4 * r)
     ranks = 0
     h = hand
     while h:
         if h & 0xF:
             ranks += 1
         h >>= 4
+    second = (1 if reversed_ else NUM_RANKS - 2) if ranks > SECOND_RANKS else -1
+    for r in ABOVE[reversed_][t]:
+        nib = hand >> (4 * r) & 0xF
+        if nib and POP[nib] == k and r != top and nib != 0xF:
+            if r == second:
+                break
+            return nib << (4 * r)
     if t != top:
         nib = hand >> (4 * top) & 0xF
-        if POP[nib] >= k and ranks - 1 <= TOP_OTHERS:
+        if POP[nib] >= k and ranks - 1 <= TOP_OTHERS + POP[nib] - k:
             return LOW_SUITS[nib][k] << (4 * top)
     if ranks <= BREAK_RANKS:
         for r in ABOVE[reversed_][t]:
