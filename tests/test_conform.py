@@ -162,3 +162,14 @@ def test_lockstep_agrees_with_itself_and_catches_a_mutant():
     finally:
         bad.close()
     assert res.failed >= 1 and "order" in res.divergences[0].details
+
+
+def test_annotated_sheet_marks_the_failing_rule_line_in_arabic(tmp_path):
+    out = _conform("--engine", f"{sys.executable} {MUTANTS / 'mutant.py'} ties-allowed", "--games", "0",
+                   "--report-lang", "ar", "--html", str(tmp_path / "ar.html"))
+    assert out.returncode == 1
+    page = (tmp_path / "ar.html").read_text(encoding="utf-8")
+    assert '<html lang="ar" dir="rtl">' in page
+    failing = [line for line in page.splitlines() if 'class="fail"' in line]
+    assert failing and all("play.strictly-higher" in line for line in failing)
+    assert any('data-rule="play.same-rank"' in line and 'class="pass"' in line for line in page.splitlines())

@@ -154,9 +154,17 @@ def annotated_sheet_html(spec: Spec, results: list[ScenarioResult], lang: str) -
             mark = "untested"
         title = "; ".join(f"{r}: {outcomes.get(r, 'none')}" for r in rules)
         badge = f'<span class="mark">{mark}</span> ' if mark else ""
-        rows.append(f'<p class="{mark or "plain"}" title="{html.escape(title)}">{badge}{html.escape(text)}</p>')
+        rule_attr = f' data-rule="{html.escape(" ".join(rules))}"' if rules else ""
+        rows.append(f'<p class="{mark or "plain"}"{rule_attr} title="{html.escape(title)}">{badge}'
+                    f'<bdi>{html.escape(text)}</bdi></p>')
     t = totals(results)
-    return (f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}"><head><meta charset="utf-8">'
+    try:
+        from ..i18n.render import text_direction
+
+        direction = text_direction(lang)
+    except ImportError:  # pragma: no cover - Babel is a runtime dependency
+        direction = "ltr"
+    return (f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}" dir="{direction}"><head><meta charset="utf-8">'
             f"<title>{html.escape(spec.game)} {spec.version} — conformance</title><style>"
             ".pass .mark{background:#2a2;color:#fff}.fail .mark,.error .mark{background:#c22;color:#fff}"
             ".untested .mark{background:#999;color:#fff}.mark{padding:0 .3em;border-radius:3px;font:12px monospace}"
