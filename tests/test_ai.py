@@ -10,8 +10,12 @@ import pytest
 
 from president.ai import choose, levels, player
 from president.ai.examples import ai_examples, run_example
-from president.ai.hard import sample_hands, unseen_cards
-from president.cards import FULL_DECK, parse_cards
+from president.ai import hard as hard_ai
+from president.ai.base import ASCENDING, LOW_SUITS, POP
+from president.ai.hard import (opponent_decisions, playout, rollout, sample_hands, sample_worlds, solve,
+                               unseen_cards, world_state)
+from president.ai.medium import ABOVE, medium_play
+from president.cards import FULL_DECK, NUM_RANKS, SUBSETS, parse_cards
 from president.engine import PASS, GameState, Phase
 from president.tournament import play_game, tournament
 
@@ -70,6 +74,123 @@ def test_medium_keeps_its_2s_and_quads():
     assert choose("medium", g.observation(0), random.Random(0)) == parse_cards("3C 3D")
 
 
+def _medium_reference(hand: int, trick: int, reversed_: bool) -> int:
+    """The medium clauses written rank by rank, the plain way (medium_play is the bit-parallel form)."""
+    top = 0 if reversed_ else NUM_RANKS - 1
+    if not trick:
+        low = quad = -1
+        groups = 0
+        for r in ASCENDING[reversed_]:
+            nib = hand >> (4 * r) & 0xF
+            if nib and r != top:
+                if nib != 0xF:
+                    groups += 1
+                    low = r if low < 0 else low
+                elif quad < 0:
+                    quad = r
+        nib = hand >> (4 * top) & 0xF
+        if nib and (low < 0 or groups <= 1):
+            return nib << (4 * top)
+        return (hand >> (4 * low) & 0xF) << (4 * low) if low >= 0 else 0xF << (4 * quad)
+    t, k = (trick.bit_length() - 1) >> 2, trick.bit_count()
+    ranks = sum(1 for r in range(NUM_RANKS) if hand >> (4 * r) & 0xF)
+    second = (1 if reversed_ else NUM_RANKS - 2) if ranks > 6 else -1
+    for r in ABOVE[reversed_][t]:
+        nib = hand >> (4 * r) & 0xF
+        if nib and POP[nib] == k and r != top and nib != 0xF:
+            if r == second:
+                break
+            return nib << (4 * r)
+    nib = hand >> (4 * top) & 0xF
+    if t != top and POP[nib] >= k and ranks - 1 <= 4 + POP[nib] - k:
+        return LOW_SUITS[nib][k] << (4 * top)
+    if ranks <= 4:
+        for r in ABOVE[reversed_][t]:
+            nib = hand >> (4 * r) & 0xF
+            if POP[nib] >= k:
+                return LOW_SUITS[nib][k] << (4 * r)
+    return PASS
+
+
+def test_medium_play_matches_the_plain_reading_of_its_clauses():
+    rng = random.Random(3)
+    for _ in range(20_000):
+        hand = sum(1 << c for c in rng.sample(range(52), rng.choice([1, 2, 3, 5, 8, 13])))
+        trick = 0
+        if rng.random() < 0.7:
+            r = rng.randrange(NUM_RANKS)
+            free = 0xF & ~(hand >> (4 * r))
+            sizes = [k for k in range(1, 5) if SUBSETS[r][free][k]]
+            if sizes:
+                trick = rng.choice(SUBSETS[r][free][rng.choice(sizes)])
+        rev = rng.random() < 0.3
+        assert medium_play(hand, trick, rev) == _medium_reference(hand, trick, rev), (hex(hand), hex(trick), rev)
+
+
+def test_fast_playout_matches_the_engine():
+    """hard's int-only rollout reaches the same place as playing the deal out on a GameState."""
+    rng = random.Random(5)
+    for seed in range(40):
+        g = GameState.new(players=3 + seed % 3, seed=seed)
+        for _ in range(rng.randrange(12)):
+            if g.phase != Phase.PLAY:
+                break
+            g.apply(rng.choice(g.legal_actions()))
+        if g.phase != Phase.PLAY:
+            continue
+        me = g.to_act
+        obs = g.observation(me)
+        for a in obs.legal[:4]:
+            h = g.copy()
+            h.apply(a)
+            expected = rollout(world_state(h.observation(me), h.hands[:]), me) if h.phase == Phase.PLAY else (
+                h.n - h.last_ranking.index(me))
+            if h.phase == Phase.PLAY and not h.hands[me]:
+                expected = h.n - h.finished.index(me)
+            got = playout(g.hands[:], g.n, me, g.trick, -1 if g.trick_by is None else g.trick_by, g.passed,
+                          g.reversed, len(g.finished), me, g.config.revolution, a)
+            assert got == expected
+
+
+def test_opponents_decisions_fit_their_true_hands():
+    """Replayed against the medium policy, the true hands of medium opponents explain every play and
+    pass; the belief sampler draws hands that explain them far better than a blind deal does."""
+    for seed in range(4):
+        g = GameState.new(seed=seed)
+        for _ in range(22):
+            g.apply(medium_play(g.hands[g.to_act], g.trick, g.reversed))
+        me = g.to_act
+        obs = g.observation(me)
+        decisions = opponent_decisions(obs)
+        assert sum(map(len, decisions)) == 22 - sum(1 for _d, s, _a in obs.history if s == me)
+        assert all(hard_ai._misfits(g.hands[s], decisions[s]) == 0 for s in range(4) if s != me)
+        worlds = sample_worlds(obs, random.Random(seed), 20)
+        assert len(worlds) == 20
+        for w in worlds:
+            assert [w[s].bit_count() for s in range(4)] == list(obs.hand_sizes) and w[me] == obs.hand
+        misfits = sum(hard_ai._misfits(w[s], decisions[s]) for w in worlds for s in range(4) if s != me)
+        rng = random.Random(seed)
+        uniform = [sample_hands(obs, rng, *unseen_cards(obs)) for _ in range(20)]
+        blind = sum(hard_ai._misfits(w[s], decisions[s]) for w in uniform for s in range(4) if s != me)
+        assert misfits < blind / 2, (misfits, blind)
+
+
+def test_endgame_search_finds_the_way_out():
+    # 3 players: leading 2S first, then 3C, makes seat 0 President; leading 3C first does not
+    hands = [parse_cards(h) for h in ("3C 2S", "4D", "5D 6D")]
+    assert solve(hands[:], 3, 0, -1, 0, False, 0, 0, True, {}) == 3
+    assert playout(hands[:], 3, 0, 0, -1, 0, False, 0, 0, True, parse_cards("3C")) < 3
+
+
+@pytest.fixture
+def light_hard(monkeypatch):
+    """A lighter hard (far fewer sampled worlds and rollouts): the same code paths, faster tests.
+    Tournament processes are forked, so they see the patch too."""
+    for name, value in (("ROLLOUT_CARDS", 3000), ("MIN_WORLDS", 6), ("BURN_IN", 60), ("THIN", 4),
+                        ("ENDGAME_WORLDS", 8)):
+        monkeypatch.setattr(hard_ai, name, value)
+
+
 def _redeal(g: GameState, seat: int, rng: random.Random) -> GameState:
     """The same game with every hidden card re-dealt in a way consistent with `seat`'s observation."""
     obs = g.observation(seat)
@@ -83,7 +204,7 @@ def _redeal(g: GameState, seat: int, rng: random.Random) -> GameState:
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
-def test_hidden_cards_never_change_a_decision(level):
+def test_hidden_cards_never_change_a_decision(level, light_hard):
     """Re-dealing the hidden cards consistently with the observation never changes the choice."""
     rng = random.Random(7)
     checked = changed = 0
@@ -155,6 +276,10 @@ def test_medium_beats_easy_significantly():
     assert gain - half > 0, (gain, half)
 
 
-def test_hard_beats_medium_significantly():
-    gain, half = _paired_gain("hard", "medium", 100, seed=5, jobs=2)
+def test_hard_beats_medium_significantly(monkeypatch):
+    # a hard with about a third of its sampled worlds and rollouts is still significantly stronger
+    for name, value in (("ROLLOUT_CARDS", 8000), ("MIN_WORLDS", 10), ("BURN_IN", 150), ("THIN", 5),
+                        ("ENDGAME_WORLDS", 12)):
+        monkeypatch.setattr(hard_ai, name, value)
+    gain, half = _paired_gain("hard", "medium", 150, seed=5, jobs=2)
     assert gain - half > 0, (gain, half)

@@ -5,28 +5,35 @@ card played publicly this deal; the cards it gave in this deal's exchange are kn
 receiver's hand until played, and a player that had to give it their best cards holds nothing
 better than the worst of them.
 
-Planning: determinized Monte-Carlo. It samples hidden hands of exactly the observed sizes that are
-consistent with those counts, builds a GameState of the public position with them, and for each
-candidate action plays the deal out with the medium policy at every seat (the same sampled worlds
-for every candidate, so they are compared on equal terms), scoring the points of its own final
-place. The exchange is planned the same way: each candidate give is played out in sampled worlds.
-The number of rollouts is fixed (not timed), so a decision depends only on the observation and the
-seeded rng.
+Belief (`sample_worlds`): hidden hands of exactly the observed sizes, consistent with those counts,
+drawn by a Metropolis chain over swaps of hidden cards between opponents that favours the deals in
+which the medium policy would have made the opponents' plays and passes of this deal (replayed from
+the public history, `opponent_decisions`). Against medium players this is close to sampling the
+exact posterior; against others it only tilts the sample.
+
+Planning: determinized Monte-Carlo. For each candidate play (one per rank and size, medium's own
+choice first so that it wins ties) it plays the deal out in every sampled world with the medium
+policy at every seat, on plain ints (`playout`), the same worlds for every candidate, and scores the
+points of its own final place. With few cards left it searches its own plays exhaustively in each
+world instead (`solve`). The exchange is planned with rollouts in sampled worlds. The amount of work
+is fixed by the position (not timed), so a decision depends only on the observation and the seeded
+rng.
 """
 from __future__ import annotations
 
+import math
 import random
 from itertools import combinations
 from typing import Sequence
 
-from ..cards import FULL_DECK, iter_cards
+from ..cards import FULL_DECK, NUM_RANKS, iter_cards
 from ..engine import PASS, Action, Config, GameState, Observation, Phase, Ruleset
-from .base import register
+from .base import LOW_SUITS, POP, register
 from .medium import medium_give, medium_play
 
 #: Rollouts per decision (worlds x candidates) and the fewest / most sampled worlds.
 ROLLOUTS = 500
-MIN_WORLDS, MAX_WORLDS = 20, 120
+MIN_WORLDS, MAX_WORLDS = 20, 400
 
 _RULES: Ruleset | None = None
 
@@ -155,6 +162,59 @@ def give_candidates(hand: int, k: int) -> list[Action]:
     return list(seen.values())
 
 
+def playout(hands: list[int], n: int, to_act: int, trick: int, by: int, passed: int, rev: bool, out: int,
+            me: int, revolution: bool, first: int = -1) -> int:
+    """Play the deal out from this position with the medium policy everywhere (the seat to act
+    plays `first` if it is given), on plain ints (no GameState): the points of `me`'s place (n for
+    President ... 1 for last). `hands` is modified."""
+    play = medium_play
+    s = to_act
+    while True:
+        h = hands[s]
+        if first >= 0:
+            a = first
+            first = -1
+        else:
+            a = play(h, trick, rev)
+        if a:
+            h ^= a
+            hands[s] = h
+            trick = a
+            by = s
+            if revolution and a.bit_count() == 4:
+                rev = not rev
+            if not h:
+                out += 1
+                if s == me:
+                    return n - out + 1
+                if out == n - 1:
+                    return 1
+        else:
+            passed |= 1 << s
+        # the next seat that may still act in this trick
+        t = s
+        for _ in range(n):
+            t = t + 1 if t + 1 < n else 0
+            if t != by and hands[t] and not passed >> t & 1:
+                break
+        else:
+            t = -1
+        if t >= 0:
+            s = t
+            continue
+        trick = 0
+        passed = 0
+        if hands[by]:
+            s = by
+        else:
+            t = by
+            while True:
+                t = t + 1 if t + 1 < n else 0
+                if hands[t]:
+                    break
+            s = t
+
+
 def _evaluate(obs: Observation, rng: random.Random, cands: list[Action], exchange: bool) -> Action:
     unseen, known, cap = unseen_cards(obs)
     me, n = obs.seat, obs.players
@@ -179,6 +239,206 @@ def _evaluate(obs: Observation, rng: random.Random, cands: list[Action], exchang
     return cands[best]
 
 
+def _options(hand: int, trick: int, rev: bool) -> list[int]:
+    """The plays the endgame search tries: following, pass and the lowest suits of each rank that
+    beats the trick; leading, one card or all cards of each rank."""
+    if trick:
+        t = (trick.bit_length() - 1) >> 2
+        k = trick.bit_count()
+        out = [PASS]
+        for r in (range(t - 1, -1, -1) if rev else range(t + 1, NUM_RANKS)):
+            nib = hand >> (4 * r) & 0xF
+            if POP[nib] >= k:
+                out.append(LOW_SUITS[nib][k] << (4 * r))
+        return out
+    out = []
+    for r in range(NUM_RANKS):
+        nib = hand >> (4 * r) & 0xF
+        if nib:
+            out.append(LOW_SUITS[nib][1] << (4 * r))
+            if POP[nib] > 1:
+                out.append(nib << (4 * r))
+    return out
+
+
+def _advance(hands: list[int], n: int, s: int, trick: int, by: int, passed: int, rev: bool, out: int,
+             me: int, revolution: bool, a: int):
+    """Seat `s` plays `a`, then the medium policy plays every other seat until `me` is to act:
+    (points, None) when `me`'s place is settled, else (None, state at `me`'s turn)."""
+    play = medium_play
+    while True:
+        h = hands[s]
+        if a:
+            h ^= a
+            hands[s] = h
+            trick = a
+            by = s
+            if revolution and a.bit_count() == 4:
+                rev = not rev
+            if not h:
+                out += 1
+                if s == me:
+                    return n - out + 1, None
+                if out == n - 1:
+                    return 1, None
+        else:
+            passed |= 1 << s
+        t = s
+        for _ in range(n):
+            t = t + 1 if t + 1 < n else 0
+            if t != by and hands[t] and not passed >> t & 1:
+                break
+        else:
+            t = -1
+        if t < 0:
+            trick = 0
+            passed = 0
+            if hands[by]:
+                t = by
+            else:
+                t = by
+                while True:
+                    t = t + 1 if t + 1 < n else 0
+                    if hands[t]:
+                        break
+        s = t
+        if s == me:
+            return None, (hands, trick, by, passed, rev, out)
+        a = play(hands[s], trick, rev)
+
+
+def solve(hands: list[int], n: int, trick: int, by: int, passed: int, rev: bool, out: int, me: int,
+          revolution: bool, memo: dict) -> int:
+    """The most points `me` (to act) can reach in this deal with every hand known, the others
+    playing the medium policy: an exhaustive search over its own plays."""
+    key = (tuple(hands), trick, by, passed, rev)
+    v = memo.get(key)
+    if v is not None:
+        return v
+    best = 0
+    for a in _options(hands[me], trick, rev):
+        pts, state = _advance(hands[:], n, me, trick, by, passed, rev, out, me, revolution, a)
+        if pts is None:
+            pts = solve(state[0], n, *state[1:], me, revolution, memo)
+        if pts > best:
+            best = pts
+            if best == n:
+                break
+    memo[key] = best
+    return best
+
+
+#: Rollout work per decision, in cards dealt out: rollouts = ROLLOUT_CARDS / cards still in hands
+#: (a rollout costs about one medium decision per card left), then worlds = rollouts / candidates.
+ROLLOUT_CARDS = 24_000
+#: Belief: sampled worlds are moved towards hands with which the medium policy would have made the
+#: opponents' plays and passes of this deal: a swap of two hidden cards that explains `d` fewer of
+#: them is always kept, one that explains `d` more is kept with probability exp(-BETA * d).
+BETA = 6.0
+BURN_IN, THIN = 300, 6
+#: With at most this many cards in hand, each candidate is scored by an exhaustive search of its own
+#: later plays in each of ENDGAME_WORLDS sampled worlds (the others playing medium) instead of a rollout.
+ENDGAME_CARDS, ENDGAME_WORLDS = 4, 40
+#: Candidates are scored by the points of their place, plus this for being President.
+PRESIDENT_BONUS = 3
+
+
+def opponent_decisions(obs: Observation) -> list[list[tuple[int, bool, int, int]]]:
+    """Per seat, its plays and passes of this deal as (trick before, order reversed before, action,
+    the cards it played from then on): replayed from the public history."""
+    n, me = obs.players, obs.seat
+    hist = [(seat, a) for d, seat, a in obs.history if d == obs.deal]
+    sizes = list(obs.hand_sizes)
+    for seat, a in hist:
+        sizes[seat] += a.bit_count()
+    quad = _rules().revolution_cards if obs.revolution else 0
+    steps = []
+    trick = by = passed = 0
+    by = -1
+    rev = False
+    for seat, a in hist:
+        steps.append((seat, trick, rev, a))
+        if a:
+            sizes[seat] -= a.bit_count()
+            trick, by = a, seat
+            if a.bit_count() == quad:
+                rev = not rev
+        else:
+            passed |= 1 << seat
+        if not any(t != by and sizes[t] and not passed >> t & 1 for t in range(n)):
+            trick = passed = 0
+    out: list[list[tuple[int, bool, int, int]]] = [[] for _ in range(n)]
+    later = [0] * n
+    for seat, trick, rev, a in reversed(steps):
+        later[seat] |= a
+        if seat != me:
+            out[seat].append((trick, rev, a, later[seat]))
+    return out
+
+
+def _misfits(hand: int, decisions: list[tuple[int, bool, int, int]]) -> int:
+    play = medium_play
+    return sum(1 for trick, rev, a, later in decisions if play(hand | later, trick, rev) != a)
+
+
+def sample_worlds(obs: Observation, rng: random.Random, count: int) -> list[list[int]]:
+    """`count` hidden deals consistent with the counted cards, drawn by a Metropolis chain that
+    favours deals explaining the opponents' decisions (see BETA)."""
+    unseen, known, cap = unseen_cards(obs)
+    decisions = opponent_decisions(obs)
+    hands = sample_hands(obs, rng, unseen, known, cap)
+    seats = [s for s in range(obs.players) if s != obs.seat and hands[s] & ~known[s]]
+    if len(seats) < 2 or not any(decisions[s] for s in seats):
+        return [hands] + [sample_hands(obs, rng, unseen, known, cap) for _ in range(count - 1)]
+    free = {s: list(iter_cards(hands[s] & ~known[s])) for s in seats}
+    misfit = [_misfits(hands[s], decisions[s]) if s in free else 0 for s in range(obs.players)]
+    out = []
+    exp, rand, randrange = math.exp, rng.random, rng.randrange
+    steps = BURN_IN + count * THIN
+    for step in range(1, steps + 1):
+        a, b = rng.sample(seats, 2)
+        la, lb = free[a], free[b]
+        i, j = randrange(len(la)), randrange(len(lb))
+        x, y = la[i], lb[j]
+        if (x >> 2) != (y >> 2) and y < cap[a] and x < cap[b]:
+            ha = hands[a] ^ (1 << x) | (1 << y)
+            hb = hands[b] ^ (1 << y) | (1 << x)
+            ma, mb = _misfits(ha, decisions[a]), _misfits(hb, decisions[b])
+            d = ma + mb - misfit[a] - misfit[b]
+            if d <= 0 or rand() < exp(-BETA * d):
+                hands[a], hands[b], misfit[a], misfit[b] = ha, hb, ma, mb
+                la[i], lb[j] = y, x
+        if step > BURN_IN and (step - BURN_IN) % THIN == 0:
+            out.append(hands[:])
+    return out
+
+
+def _evaluate_play(obs: Observation, rng: random.Random, cands: list[Action]) -> Action:
+    me, n = obs.seat, obs.players
+    cards = sum(obs.hand_sizes)
+    worlds = max(MIN_WORLDS, min(MAX_WORLDS, ROLLOUT_CARDS // max(cards, 1) // len(cands)))
+    totals = [0] * len(cands)
+    trick, by, rev = obs.trick, -1 if obs.trick_by is None else obs.trick_by, obs.reversed
+    passed = sum(1 << s for s in obs.passed)
+    out = len(obs.finished)
+    revolution = obs.revolution
+    endgame = obs.hand.bit_count() <= ENDGAME_CARDS
+    if endgame:
+        worlds = ENDGAME_WORLDS
+    for base in sample_worlds(obs, rng, worlds):
+        memo: dict = {}
+        for i, action in enumerate(cands):
+            if endgame:
+                pts, state = _advance(base[:], n, me, trick, by, passed, rev, out, me, revolution, action)
+                if pts is None:
+                    pts = solve(state[0], n, *state[1:], me, revolution, memo)
+            else:
+                pts = playout(base[:], n, me, trick, by, passed, rev, out, me, revolution, action)
+            totals[i] += pts + PRESIDENT_BONUS if pts == n else pts
+    best = max(range(len(cands)), key=lambda i: (totals[i], -i))
+    return cands[best]
+
+
 @register("hard")
 def hard(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Action:
     if len(legal) == 1:
@@ -191,9 +451,13 @@ def hard(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Actio
             cands.insert(0, fallback)
         return _evaluate(obs, rng, cands, exchange=True) if len(cands) > 1 else cands[0]
     cands = play_candidates(legal, obs.trick)
+    mine = medium_play(obs.hand, obs.trick, obs.reversed)  # ties go to medium's choice
+    if mine in cands:
+        cands.remove(mine)
+    cands.insert(0, mine)
     if len(cands) == 1:
         return cands[0]
-    return _evaluate(obs, rng, cands, exchange=False)
+    return _evaluate_play(obs, rng, cands)
 
 
 __all__ = ["hard", "unseen_cards", "sample_hands", "world_state", "rollout", "PASS"]

@@ -49,42 +49,46 @@ BREAK_RANKS = 4
 LEAD_TOP = 1
 
 
+#: One bit per rank, at the rank's lowest card: the nibble-wise arithmetic below works on it.
+_ONES = sum(1 << (4 * r) for r in range(NUM_RANKS))
+#: _ABOVE_MASK[reversed][t]: the _ONES bits of the ranks stronger than t in the current order.
+_ABOVE_MASK = (tuple(_ONES & ~((1 << (4 * t + 4)) - 1) for t in range(NUM_RANKS)),
+               tuple(_ONES & ((1 << (4 * t)) - 1) for t in range(NUM_RANKS)))
+
+
 def medium_play(hand: int, trick: int, reversed_: bool) -> Action:
-    """Medium's play for this hand on this trick (0 = pass). Always a legal action."""
-    top = 0 if reversed_ else NUM_RANKS - 1
+    """Medium's play for this hand on this trick (0 = pass). Always a legal action.
+
+    Written with nibble-wise bit arithmetic (one bit per rank) rather than a loop over ranks: it is
+    the rollout policy of the hard AI, so it runs millions of times."""
+    ones = _ONES
+    b1, b2, b3 = hand >> 1, hand >> 2, hand >> 3
+    held = (hand | b1 | b2 | b3) & ones  # ranks held
+    quads = hand & b1 & b2 & b3 & ones
+    if reversed_:
+        top, topbit = 0, 1
+    else:
+        top, topbit = NUM_RANKS - 1, 1 << (4 * (NUM_RANKS - 1))
     if not trick:
-        low = quad = -1
-        groups = 0
-        for r in ASCENDING[reversed_]:
-            nib = hand >> (4 * r) & 0xF
-            if nib and r != top:
-                if nib != 0xF:
-                    groups += 1
-                    if low < 0:
-                        low = r
-                elif quad < 0:
-                    quad = r
-        nib = hand >> (4 * top) & 0xF
-        if nib and (low < 0 or groups <= LEAD_TOP):
-            return nib << (4 * top)
-        if low >= 0:
-            return (hand >> (4 * low) & 0xF) << (4 * low)
-        return 0xF << (4 * quad)
-    k = POP[trick >> (4 * ((trick.bit_length() - 1) >> 2)) & 0xF]
+        groups = held & ~quads & ~topbit
+        if hand & (0xF << (4 * top)) and (not groups or groups.bit_count() <= LEAD_TOP):
+            return hand & (0xF << (4 * top))
+        if groups:
+            low = groups & -groups if not reversed_ else 1 << (groups.bit_length() - 1)
+            return hand & (low * 0xF)
+        q = quads & -quads if not reversed_ else 1 << (quads.bit_length() - 1)
+        return q * 0xF
     t = (trick.bit_length() - 1) >> 2
-    ranks = 0
-    h = hand
-    while h:
-        if h & 0xF:
-            ranks += 1
-        h >>= 4
-    second = (1 if reversed_ else NUM_RANKS - 2) if ranks > SECOND_RANKS else -1
-    for r in ABOVE[reversed_][t]:
-        nib = hand >> (4 * r) & 0xF
-        if nib and POP[nib] == k and r != top and nib != 0xF:
-            if r == second:
-                break
-            return nib << (4 * r)
+    k = (trick >> (4 * t) & 0xF).bit_count()
+    ranks = held.bit_count()
+    if k < 4:
+        # count of each rank, one nibble per rank; nibbles equal to k
+        diff = ((hand & ones) + (b1 & ones) + (b2 & ones) + (b3 & ones)) ^ (k * ones)
+        clean = ones & ~(diff | diff >> 1 | diff >> 2) & held & _ABOVE_MASK[reversed_][t] & ~topbit
+        if clean:
+            c = clean & -clean if not reversed_ else 1 << (clean.bit_length() - 1)
+            if not (ranks > SECOND_RANKS and c == (topbit << 4 if reversed_ else topbit >> 4)):
+                return hand & (c * 0xF)
     if t != top:
         nib = hand >> (4 * top) & 0xF
         if POP[nib] >= k and ranks - 1 <= TOP_OTHERS + POP[nib] - k:
