@@ -167,52 +167,8 @@ def playout(hands: list[int], n: int, to_act: int, trick: int, by: int, passed: 
     """Play the deal out from this position with the medium policy everywhere (the seat to act
     plays `first` if it is given), on plain ints (no GameState): the points of `me`'s place (n for
     President ... 1 for last). `hands` is modified."""
-    play = medium_play
-    s = to_act
-    while True:
-        h = hands[s]
-        if first >= 0:
-            a = first
-            first = -1
-        else:
-            a = play(h, trick, rev)
-        if a:
-            h ^= a
-            hands[s] = h
-            trick = a
-            by = s
-            if revolution and a.bit_count() == 4:
-                rev = not rev
-            if not h:
-                out += 1
-                if s == me:
-                    return n - out + 1
-                if out == n - 1:
-                    return 1
-        else:
-            passed |= 1 << s
-        # the next seat that may still act in this trick
-        t = s
-        for _ in range(n):
-            t = t + 1 if t + 1 < n else 0
-            if t != by and hands[t] and not passed >> t & 1:
-                break
-        else:
-            t = -1
-        if t >= 0:
-            s = t
-            continue
-        trick = 0
-        passed = 0
-        if hands[by]:
-            s = by
-        else:
-            t = by
-            while True:
-                t = t + 1 if t + 1 < n else 0
-                if hands[t]:
-                    break
-            s = t
+    a = first if first >= 0 else medium_play(hands[to_act], trick, rev)
+    return _run(hands, n, to_act, trick, by, passed, rev, out, me, revolution, a, False)[0]  # type: ignore[return-value]
 
 
 def _evaluate(obs: Observation, rng: random.Random, cands: list[Action], exchange: bool) -> Action:
@@ -265,7 +221,16 @@ def _advance(hands: list[int], n: int, s: int, trick: int, by: int, passed: int,
              me: int, revolution: bool, a: int):
     """Seat `s` plays `a`, then the medium policy plays every other seat until `me` is to act:
     (points, None) when `me`'s place is settled, else (None, state at `me`'s turn)."""
+    return _run(hands, n, s, trick, by, passed, rev, out, me, revolution, a, True)
+
+
+def _run(hands: list[int], n: int, s: int, trick: int, by: int, passed: int, rev: bool, out: int,
+         me: int, revolution: bool, a: int, stop: bool):
+    """The rules of a trick on plain ints (`GameState.apply` without the objects): seat `s` plays
+    `a`, then the medium policy plays, `me` included unless `stop`. Returns (points of `me`'s place,
+    None), or (None, (hands, trick, by, passed, rev, out)) when `stop` and `me` is to act."""
     play = medium_play
+    quad = _rules().revolution_cards if revolution else 0
     while True:
         h = hands[s]
         if a:
@@ -273,7 +238,7 @@ def _advance(hands: list[int], n: int, s: int, trick: int, by: int, passed: int,
             hands[s] = h
             trick = a
             by = s
-            if revolution and a.bit_count() == 4:
+            if a.bit_count() == quad:
                 rev = not rev
             if not h:
                 out += 1
@@ -283,26 +248,20 @@ def _advance(hands: list[int], n: int, s: int, trick: int, by: int, passed: int,
                     return 1, None
         else:
             passed |= 1 << s
+        # the next seat that may still act in this trick, or the trick ends
         t = s
         for _ in range(n):
             t = t + 1 if t + 1 < n else 0
             if t != by and hands[t] and not passed >> t & 1:
                 break
         else:
-            t = -1
-        if t < 0:
             trick = 0
             passed = 0
-            if hands[by]:
-                t = by
-            else:
-                t = by
-                while True:
-                    t = t + 1 if t + 1 < n else 0
-                    if hands[t]:
-                        break
+            t = by
+            while not hands[t]:  # lead.next-active
+                t = t + 1 if t + 1 < n else 0
         s = t
-        if s == me:
+        if stop and s == me:
             return None, (hands, trick, by, passed, rev, out)
         a = play(hands[s], trick, rev)
 
