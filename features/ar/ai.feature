@@ -171,7 +171,7 @@
       و الذكاء الاصطناعي من المستوى «متوسط» يختار للمقعد 0
       اذاً إجراء الذكاء الاصطناعي هو لعب ⁦10D⁩
 
-  Rule: ⁦ai.medium.follow-clean⁩ — Following, medium plays the lowest clean play that beats the trick: all its cards of one rank that is neither the top rank of the current order nor held as a quad, nor the second rank (A, or 4 in revolution) while it holds more than six ranks
+  Rule: ⁦ai.medium.follow-clean⁩ — عند المتابعة، يلعب المستوى المتوسط أدنى لعبة نظيفة تغلب الأكلة: كل أوراقه من رتبة واحدة ليست الرتبة العليا في الترتيب الحالي ولا يحملها رباعية، ولا الرتبة الثانية (A، أو 4 في الثورة) ما دام يحمل أكثر من ست رتب
 
     @ai.medium.follow-clean
     مثال: المستوى المتوسط يلعب أدنى زوج كامل لديه على زوج
@@ -185,7 +185,7 @@
       اذاً إجراء الذكاء الاصطناعي هو لعب ⁦8C 8D⁩
 
     @ai.medium.follow-clean
-    مثال: medium keeps its ace while it holds more than six ranks
+    مثال: المستوى المتوسط يحتفظ بالآس ما دام يحمل أكثر من ست رتب
       بفرض عدد اللاعبين 3، والثورة مفعّلة
       و المقعد 0 يحمل ⁦10C 3C⁩
       و المقعد 1 يحمل ⁦3D 4D 5D 6D 7D 8D AD⁩
@@ -195,10 +195,10 @@
       و الذكاء الاصطناعي من المستوى «متوسط» يختار للمقعد 1
       اذاً إجراء الذكاء الاصطناعي هو تمرير
 
-  Rule: ⁦ai.medium.keep-top⁩ — With no clean play, medium plays top-rank cards (lowest suits) to win back the lead only when it holds at most four other ranks, plus one for each top-rank card it keeps
+  Rule: ⁦ai.medium.keep-top⁩ — إن لم تكن لديه لعبة نظيفة، يلعب المستوى المتوسط أوراق الرتبة العليا (بأدنى الألوان) لاستعادة البدء فقط حين لا يحمل أكثر من أربع رتب أخرى، تُزاد رتبة عن كل ورقة من الرتبة العليا يحتفظ بها
 
     @ai.medium.keep-top
-    مثال: with a spare 2 medium wins the lead back a rank earlier
+    مثال: مع ورقة 2 إضافية يستعيد المستوى المتوسط البدء قبل ذلك برتبة واحدة
       بفرض عدد اللاعبين 3، والثورة مفعّلة
       و المقعد 0 يحمل ⁦5C 3C⁩
       و المقعد 1 يحمل ⁦6C 6D 8C 8D 9C 9D 10C 10D VC VD 2S 2H⁩

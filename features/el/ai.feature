@@ -171,7 +171,7 @@
       Και η ΤΝ επιπέδου «μέτριο» επιλέγει για τη θέση 0
       Τότε η κίνηση της ΤΝ είναι παίζει 10D
 
-  Rule: ai.medium.follow-clean — Following, medium plays the lowest clean play that beats the trick: all its cards of one rank that is neither the top rank of the current order nor held as a quad, nor the second rank (A, or 4 in revolution) while it holds more than six ranks
+  Rule: ai.medium.follow-clean — Όταν ακολουθεί, η μέτρια παίζει τη χαμηλότερη καθαρή κίνηση που κερδίζει τη μπάζα: όλα τα φύλλα της μιας αξίας που δεν είναι ούτε η κορυφαία αξία της τρέχουσας σειράς ούτε καρέ στο χέρι της, ούτε η δεύτερη αξία (A, ή 4 στην επανάσταση) όσο κρατά περισσότερες από έξι αξίες
 
     @ai.medium.follow-clean
     Παράδειγμα: η μέτρια παίζει σε ζευγάρι το χαμηλότερο ακέραιο ζευγάρι της
@@ -185,7 +185,7 @@
       Τότε η κίνηση της ΤΝ είναι παίζει 8C 8D
 
     @ai.medium.follow-clean
-    Παράδειγμα: medium keeps its ace while it holds more than six ranks
+    Παράδειγμα: η μέτρια κρατά τον άσο της όσο έχει περισσότερες από έξι αξίες
       Δεδομένου παίκτες: 3, επανάσταση ενεργή
       Και η θέση 0 κρατά 10C 3C
       Και η θέση 1 κρατά 3D 4D 5D 6D 7D 8D AD
@@ -195,10 +195,10 @@
       Και η ΤΝ επιπέδου «μέτριο» επιλέγει για τη θέση 1
       Τότε η κίνηση της ΤΝ είναι πάσο
 
-  Rule: ai.medium.keep-top — With no clean play, medium plays top-rank cards (lowest suits) to win back the lead only when it holds at most four other ranks, plus one for each top-rank card it keeps
+  Rule: ai.medium.keep-top — Χωρίς καθαρή κίνηση, η μέτρια παίζει φύλλα κορυφαίας αξίας (χαμηλότερα χρώματα) για να ξανακερδίσει το άνοιγμα μόνο όταν κρατά το πολύ τέσσερις άλλες αξίες, συν μία για κάθε φύλλο κορυφαίας αξίας που κρατά
 
     @ai.medium.keep-top
-    Παράδειγμα: with a spare 2 medium wins the lead back a rank earlier
+    Παράδειγμα: με ένα περίσσιο 2 η μέτρια ξανακερδίζει το άνοιγμα μία αξία νωρίτερα
       Δεδομένου παίκτες: 3, επανάσταση ενεργή
       Και η θέση 0 κρατά 5C 3C
       Και η θέση 1 κρατά 6C 6D 8C 8D 9C 9D 10C 10D VC VD 2S 2H

@@ -171,7 +171,7 @@
       और मध्यम स्तर का AI सीट 0 के लिए चुनता है
       तब AI की चाल: 10D खेलें
 
-  नियम: ai.medium.follow-clean — Following, medium plays the lowest clean play that beats the trick: all its cards of one rank that is neither the top rank of the current order nor held as a quad, nor the second rank (A, or 4 in revolution) while it holds more than six ranks
+  नियम: ai.medium.follow-clean — जवाब देते समय मध्यम ट्रिक को हराने वाली सबसे निचली साफ़ चाल खेलता है: एक ऐसी रैंक के अपने सभी कार्ड जो न मौजूदा क्रम की शीर्ष रैंक है, न चौकड़ी के रूप में हाथ में है, और न ही, जब तक उसके पास छह से अधिक रैंक हों, दूसरी रैंक (A, या क्रांति में 4) है
 
     @ai.medium.follow-clean
     परिदृश्य: जोड़ी पर मध्यम अपनी सबसे निचली पूरी जोड़ी खेलता है
@@ -185,7 +185,7 @@
       तब AI की चाल: 8C 8D खेलें
 
     @ai.medium.follow-clean
-    परिदृश्य: medium keeps its ace while it holds more than six ranks
+    परिदृश्य: छह से अधिक रैंक रहने तक मध्यम अपना इक्का बचाए रखता है
       अगर खिलाड़ी: 3, क्रांति सक्रिय
       और सीट 0 के पास 10C 3C हैं
       और सीट 1 के पास 3D 4D 5D 6D 7D 8D AD हैं
@@ -195,10 +195,10 @@
       और मध्यम स्तर का AI सीट 1 के लिए चुनता है
       तब AI की चाल: पास
 
-  नियम: ai.medium.keep-top — With no clean play, medium plays top-rank cards (lowest suits) to win back the lead only when it holds at most four other ranks, plus one for each top-rank card it keeps
+  नियम: ai.medium.keep-top — साफ़ चाल न होने पर मध्यम शुरुआत वापस जीतने के लिए शीर्ष रैंक के कार्ड (सबसे निचले रंग) तभी खेलता है जब उसके पास अधिक से अधिक चार अन्य रैंक हों, और अपने पास रखे हर शीर्ष रैंक कार्ड के लिए एक और
 
     @ai.medium.keep-top
-    परिदृश्य: with a spare 2 medium wins the lead back a rank earlier
+    परिदृश्य: एक अतिरिक्त 2 के साथ मध्यम एक रैंक पहले शुरुआत वापस जीत लेता है
       अगर खिलाड़ी: 3, क्रांति सक्रिय
       और सीट 0 के पास 5C 3C हैं
       और सीट 1 के पास 6C 6D 8C 8D 9C 9D 10C 10D VC VD 2S 2H हैं

@@ -171,7 +171,7 @@
       Եվ «միջին» մակարդակի ԱԲ-ն ընտրում է 0 տեղի համար
       Ապա ԱԲ-ի գործողությունը՝ խաղալ 10D
 
-  Rule: ai.medium.follow-clean — Following, medium plays the lowest clean play that beats the trick: all its cards of one rank that is neither the top rank of the current order nor held as a quad, nor the second rank (A, or 4 in revolution) while it holds more than six ranks
+  Rule: ai.medium.follow-clean — Հետևելիս միջինը խաղում է վերցմանը հաղթող ամենացածր մաքուր քայլը՝ մեկ աստիճանի իր բոլոր քարտերը, որը ոչ ընթացիկ հերթականության գագաթնային աստիճանն է, ոչ պահվում է որպես քառյակ, ոչ էլ երկրորդ աստիճանն է (A, կամ 4 հեղափոխության ժամանակ), քանի դեռ ունի վեցից ավելի աստիճան
 
     @ai.medium.follow-clean
     Օրինակ: զույգի վրա միջինը խաղում է իր ամենացածր ամբողջական զույգը
@@ -185,7 +185,7 @@
       Ապա ԱԲ-ի գործողությունը՝ խաղալ 8C 8D
 
     @ai.medium.follow-clean
-    Օրինակ: medium keeps its ace while it holds more than six ranks
+    Օրինակ: միջինը պահում է իր տուզը, քանի դեռ ունի վեցից ավելի աստիճան
       Դիցուք խաղացողներ՝ 3, հեղափոխությունը՝ միացված
       Եվ 0 տեղը պահում է 10C 3C
       Եվ 1 տեղը պահում է 3D 4D 5D 6D 7D 8D AD
@@ -195,10 +195,10 @@
       Եվ «միջին» մակարդակի ԱԲ-ն ընտրում է 1 տեղի համար
       Ապա ԱԲ-ի գործողությունը՝ պաս
 
-  Rule: ai.medium.keep-top — With no clean play, medium plays top-rank cards (lowest suits) to win back the lead only when it holds at most four other ranks, plus one for each top-rank card it keeps
+  Rule: ai.medium.keep-top — Մաքուր քայլ չունենալիս միջինը խաղում է գագաթնային աստիճանի քարտեր (ամենացածր գույներով)՝ սկիզբը հետ շահելու համար, միայն երբ ունի առավելագույնը չորս այլ աստիճան՝ գումարած մեկը յուրաքանչյուր պահվող գագաթնային քարտի համար
 
     @ai.medium.keep-top
-    Օրինակ: with a spare 2 medium wins the lead back a rank earlier
+    Օրինակ: ավելորդ 2-ով միջինը սկիզբը հետ է շահում մեկ աստիճան ավելի վաղ
       Դիցուք խաղացողներ՝ 3, հեղափոխությունը՝ միացված
       Եվ 0 տեղը պահում է 5C 3C
       Եվ 1 տեղը պահում է 6C 6D 8C 8D 9C 9D 10C 10D VC VD 2S 2H

@@ -171,7 +171,7 @@
       И ИИ уровня «средний» выбирает за место 0
       То действие ИИ: сыграть 10D
 
-  Правило: ai.medium.follow-clean — Following, medium plays the lowest clean play that beats the trick: all its cards of one rank that is neither the top rank of the current order nor held as a quad, nor the second rank (A, or 4 in revolution) while it holds more than six ranks
+  Правило: ai.medium.follow-clean — Отвечая, средний играет самый младший чистый ход, который бьёт взятку: все свои карты одного достоинства, которое не является ни старшим в текущем порядке, ни каре на руке, ни вторым по старшинству (A, или 4 в революции), пока у него больше шести достоинств
 
     @ai.medium.follow-clean
     Пример: на пару средний играет свою самую младшую целую пару
@@ -185,7 +185,7 @@
       То действие ИИ: сыграть 8C 8D
 
     @ai.medium.follow-clean
-    Пример: medium keeps its ace while it holds more than six ranks
+    Пример: средний бережёт туза, пока у него больше шести достоинств
       Допустим игроков: 3, революция включена
       И место 0 держит 10C 3C
       И место 1 держит 3D 4D 5D 6D 7D 8D AD
@@ -195,10 +195,10 @@
       И ИИ уровня «средний» выбирает за место 1
       То действие ИИ: пас
 
-  Правило: ai.medium.keep-top — With no clean play, medium plays top-rank cards (lowest suits) to win back the lead only when it holds at most four other ranks, plus one for each top-rank card it keeps
+  Правило: ai.medium.keep-top — Без чистого хода средний играет старшие карты (младших мастей), чтобы вернуть заход, только если у него не более четырёх других достоинств, плюс одно за каждую сохраняемую старшую карту
 
     @ai.medium.keep-top
-    Пример: with a spare 2 medium wins the lead back a rank earlier
+    Пример: с лишней картой 2 средний возвращает заход на одно достоинство раньше
       Допустим игроков: 3, революция включена
       И место 0 держит 5C 3C
       И место 1 держит 6C 6D 8C 8D 9C 9D 10C 10D VC VD 2S 2H
