@@ -32,10 +32,27 @@ def bench_engine(games: int, players: int = 4, seed: int = 0) -> dict[str, float
             "games_per_s": round(games / elapsed, 1), "steps_per_s": round(steps / elapsed, 1)}
 
 
-def bench_protocol(games: int, players: int = 4, seed: int = 0) -> dict[str, float]:
-    """Round trips (`legal` then `act`) per second from a Python client through `president engine`."""
-    proc = subprocess.Popen([sys.executable, "-m", "president", "engine"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
+def bench_protocol(games: int, players: int = 4, seed: int = 0, pin: bool = True) -> dict[str, float]:
+    """Round trips (`legal` then `act`) per second from a Python client through `president engine`.
+
+    A strict request/reply exchange keeps one message in flight, so each message wakes the other
+    process. With `pin`, the client runs itself and the engine on one core: a wake-up on the same
+    core is a plain context switch, while one across cores costs an inter-processor interrupt
+    (about 50 µs per message on the 2-core CI machines, several times the engine's own work).
+    """
+    saved = os.sched_getaffinity(0) if pin and hasattr(os, "sched_setaffinity") else None
+    if saved is not None:
+        os.sched_setaffinity(0, {min(saved)})  # the child inherits the affinity
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "president", "engine"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
+        return _round_trips(proc, games, players, seed) | {"pinned": saved is not None}
+    finally:
+        if saved is not None:
+            os.sched_setaffinity(0, saved)
+
+
+def _round_trips(proc: subprocess.Popen, games: int, players: int, seed: int) -> dict[str, float]:
     assert proc.stdin and proc.stdout
     rng = random.Random(seed)
     out_fd = proc.stdin.fileno()

@@ -41,12 +41,18 @@ def engine(spec: Path | None) -> None:
 @click.option("--seed", default=0, show_default=True)
 @click.option("--protocol", "through_protocol", is_flag=True,
               help="Measure legal/act round trips through a `president engine` subprocess instead.")
+@click.option("--pin/--no-pin", default=True, show_default=True,
+              help="With --protocol: run the client and the engine on one CPU core (see docs/protocol.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
-def bench(games: int, players: int, seed: int, through_protocol: bool, as_json: bool) -> None:
-    """Play N uniformly random deals in one process and report deals/s and steps/s."""
+def bench(games: int, players: int, seed: int, through_protocol: bool, pin: bool, as_json: bool) -> None:
+    """Play N uniformly random deals in one process and report deals/s and steps/s.
+
+    With --protocol, play them through a `president engine` subprocess instead and report
+    legal/act round trips per second from this (Python) client.
+    """
     from .bench import bench_engine, bench_protocol
 
-    result = bench_protocol(games, players, seed) if through_protocol else bench_engine(games, players, seed)
+    result = bench_protocol(games, players, seed, pin) if through_protocol else bench_engine(games, players, seed)
     if as_json:
         click.echo(json.dumps(result, sort_keys=True))
     else:
