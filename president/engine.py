@@ -18,7 +18,7 @@ from typing import Final, Sequence, TypeAlias
 from .cards import (CARD_NAMES, DECK_SIZE, NUM_RANKS, RANK_MASKS, RANK_SYMBOLS, SUBSETS, SUIT_SYMBOLS,
                     CardMask, best_cards, card_list, iter_cards, parse_cards)
 from .errors import IllegalAction, Problem, SpecError
-from .spec import Spec, default_spec
+from .spec import Spec, default_spec, place_index
 
 Action: TypeAlias = int
 PASS: Final[Action] = 0
@@ -206,7 +206,8 @@ class GameState:
         self.trick_by: int | None = None
         self.passed = 0
         self.finished: list[int] = []
-        self.pending: list[tuple[int, int, int]] = []  # (chooser, receiver, cards) still to give back
+        # (chooser, receiver, cards, clause) still to give back
+        self.pending: list[tuple[int, int, int, str]] = []
         self._legal: list[Action] | None = None
         if self.deal == 1 or not self.last_ranking:
             self.phase = Phase.PLAY
@@ -216,13 +217,14 @@ class GameState:
         for giver_place, receiver_place, k, min_players in self.rules.exchanges:
             if n < min_players:
                 continue
-            giver = ranking[n + giver_place] if giver_place < 0 else ranking[giver_place - 1]
-            receiver = ranking[receiver_place - 1]
+            giver = ranking[place_index(giver_place, n)]
+            receiver = ranking[place_index(receiver_place, n)]
             given = best_cards(self.hands[giver], k)  # exchange.best
             self.hands[giver] ^= given
             self.hands[receiver] |= given
             self.exchanges.append((self.deal, giver, receiver, given))
-            self.pending.append((receiver, giver, given.bit_count()))
+            rule = "exchange.scum" if giver_place == -1 else "exchange.vice"
+            self.pending.append((receiver, giver, given.bit_count(), rule))
         self.pending = [p for p in self.pending if p[2] > 0]
         if self.pending:
             self.phase = Phase.EXCHANGE
@@ -242,10 +244,6 @@ class GameState:
         self._start_deal(self._hands_or_deal(hands))
 
     # --- queries ------------------------------------------------------------------------
-    @property
-    def active(self) -> list[int]:
-        return [s for s in range(self.n) if self.hands[s]]
-
     def legal_actions(self) -> list[Action]:
         """Every distinct legal action of the seat to act, in a fixed order: pass first, then plays
         weakest first in the current order, fewer cards first, lowest suits first."""
@@ -255,7 +253,7 @@ class GameState:
 
     def _generate(self) -> list[Action]:
         if self.phase == Phase.EXCHANGE:
-            chooser, _, k = self.pending[0]
+            chooser, _, k, _ = self.pending[0]
             cards = list(iter_cards(self.hands[chooser]))
             return [sum(1 << c for c in combo) for combo in combinations(cards, k)]
         if self.phase != Phase.PLAY:
@@ -308,8 +306,7 @@ class GameState:
         if not isinstance(seat, int) or not 0 <= seat < self.n:
             return IllegalAction("bad_seat", "turn.order", f"no seat {seat!r} at a table of {self.n}")
         if phase == Phase.EXCHANGE:
-            chooser, _, k = self.pending[0]
-            rule = "exchange.scum" if len(self.pending) == self._exchange_count() else "exchange.vice"
+            chooser, _, k, rule = self.pending[0]
             if not give:
                 return IllegalAction("bad_phase", "exchange.order", "the exchange comes first: the seat to act must give cards")
             if seat != chooser:
@@ -356,9 +353,6 @@ class GameState:
                                  f"{'reversed' if self.reversed else 'normal'} order")
         return None
 
-    def _exchange_count(self) -> int:
-        return sum(1 for g, r, k, m in self.rules.exchanges if self.n >= m)
-
     # --- actions ------------------------------------------------------------------------
     def act(self, seat: int, action: Action, give: bool = False) -> None:
         """Apply an action after checking it; raise IllegalAction (state unchanged) if refused."""
@@ -371,7 +365,7 @@ class GameState:
             self.apply(action)
 
     def _give(self, action: Action) -> None:
-        chooser, receiver, _ = self.pending.pop(0)
+        chooser, receiver, _, _ = self.pending.pop(0)
         self.hands[chooser] ^= action
         self.hands[receiver] |= action
         self.exchanges.append((self.deal, chooser, receiver, action))

@@ -80,6 +80,11 @@ class Scoring:
         return n - (place - 1) * self.step
 
 
+def place_index(place: int, n: int) -> int:
+    """0-based finishing index of a spec place among n players: 1 = first out, -1 = last."""
+    return place - 1 if place > 0 else n + place
+
+
 @dataclass(frozen=True)
 class Title:
     place: int
@@ -88,7 +93,7 @@ class Title:
 
     def index(self, n: int) -> int:
         """0-based finishing index this title applies to among n players."""
-        return self.place - 1 if self.place > 0 else n + self.place
+        return place_index(self.place, n)
 
 
 @dataclass(frozen=True)
