@@ -28,7 +28,8 @@ def _register() -> None:
     main.add_command(engine)
     main.add_command(bench)
     from .cmd_tournament import tournament; main.add_command(tournament)  # noqa: E702
-    from .cmd_i18n import build, check, i18n; [main.add_command(c) for c in (build, check, i18n)]  # noqa: E702
+    from .cmd_project import build, check; [main.add_command(c) for c in (build, check)]  # noqa: E702
+    from .cmd_i18n import i18n; main.add_command(i18n)  # noqa: E702
     from .cmd_conform import conform; main.add_command(conform)  # noqa: E702
 
 

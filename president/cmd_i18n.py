@@ -1,4 +1,4 @@
-"""CLI: `president build`, `president check` and the `president i18n` translator tools.
+"""CLI: the `president i18n` translator tools (`build` and `check` are in cmd_project.py).
 
 Exit codes: 0 success, 1 problems found (listed on stderr as file:line: what (what to do)),
 2 usage errors. Progress goes to stderr; stdout carries only requested output.
@@ -54,50 +54,6 @@ def _problems_of(exc: PresidentError) -> list[Problem]:
     return [Problem("president", None, "", str(exc))]
 
 
-@click.command()
-@_SPEC
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Write the sheets to OUT/<lang>.{txt,md,html} and the features to OUT/features/ "
-                   "(default: <root>/rules and <root>/features).")
-@_ROOT
-def build(spec: Path | None, out: Path | None, root: Path | None) -> None:
-    """Render the rule sheets (en, ar, el, ru, hy, hi as .txt, .md, .html) and the features.
-
-    Nothing is written unless everything renders: a variant whose sentences the catalogs
-    lack is refused with the list of missing translations.
-    """
-    _require_i18n()
-    from .i18n.build import Project, build_project
-    project = Project.resolve(root, spec, out)
-    try:
-        result = build_project(project, _say)
-    except PresidentError as exc:
-        _fail(_problems_of(exc), "build refused, nothing written")
-    for rel in result.written:
-        _say(f"wrote {project.target(rel)}")
-    _say(f"build: {len(result.written)} written, {len(result.unchanged)} unchanged "
-         f"in {result.seconds:.2f}s ({project.rules_dir})")
-
-
-@click.command()
-@_SPEC
-@_ROOT
-def check(spec: Path | None, root: Path | None) -> None:
-    """Check the spec, the catalogs, placeholders and numbers, template clause ids, and drift.
-
-    Lists every problem with its file and line and exits 1 if there is any.
-    """
-    _require_i18n()
-    from .i18n.build import Project
-    from .i18n.check import CHECKS, run_checks
-    project = Project.resolve(root, spec)
-    _say(f"check: {project.root} ({len(CHECKS)} checks)")
-    problems = run_checks(project)
-    if problems:
-        _fail(problems, "check failed")
-    _say("check: no problems")
-
-
 @click.group()
 def i18n() -> None:
     """Translator tools: extract messages, update catalogs, statistics, pseudo-locale.
@@ -113,7 +69,7 @@ def i18n() -> None:
 def extract(spec: Path | None, root: Path | None) -> None:
     """Write locales/rules.pot from the templates and the spec (no dates: reproducible)."""
     _require_i18n()
-    from .i18n.build import Project, write_atomic
+    from .project.build import Project, write_atomic
     from .i18n.catalogs import pot_path
     from .i18n.extract import template_bytes
     project = Project.resolve(root, spec)
@@ -132,7 +88,7 @@ def extract(spec: Path | None, root: Path | None) -> None:
 def update(spec: Path | None, root: Path | None, no_fuzzy_matching: bool) -> None:
     """Extract, then merge the template into every catalog (new messages empty or fuzzy)."""
     _require_i18n()
-    from .i18n.build import Project, write_atomic
+    from .project.build import Project, write_atomic
     from .i18n.catalogs import po_path, pot_path
     from .i18n.extract import extract_template, serialize, updated_catalogs
     project = Project.resolve(root, spec)
@@ -141,7 +97,7 @@ def update(spec: Path | None, root: Path | None, no_fuzzy_matching: bool) -> Non
         files = {pot_path(project.root): serialize(template)}
         for lang, data in updated_catalogs(project.root, template, fuzzy_matching=not no_fuzzy_matching).items():
             files[po_path(project.root, lang)] = data
-        from .i18n.build import read_spec
+        from .project.build import read_spec
         from .i18n.steps_catalog import updated_steps_catalogs  # the steps domain, `#. unreviewed` kept
         files.update(updated_steps_catalogs(project.root, read_spec(project.spec_path),
                                             fuzzy_matching=not no_fuzzy_matching))
@@ -156,7 +112,7 @@ def update(spec: Path | None, root: Path | None, no_fuzzy_matching: bool) -> Non
 def stats(root: Path | None) -> None:
     """Translated, fuzzy, untranslated and unreviewed messages per catalog (rules and steps domains)."""
     _require_i18n()
-    from .i18n.build import Project
+    from .project.build import Project
     from .i18n.extract import catalog_stats
     project = Project.resolve(root)
     try:
@@ -176,7 +132,7 @@ def pseudo(spec: Path | None, root: Path | None, fmt: str) -> None:
     """Print the sheet in the pseudo-locale `xx`: every message ⟦àççéñţéđ⟧, so any text that
     escapes translation shows up unbracketed."""
     _require_i18n()
-    from .i18n.build import Project, read_spec
+    from .project.build import Project, read_spec
     from .i18n.catalogs import PSEUDO_LANG, Translator
     from .i18n.render import render_sheet
     project = Project.resolve(root, spec)
@@ -195,7 +151,7 @@ def pseudo(spec: Path | None, root: Path | None, fmt: str) -> None:
 def lines(lang: str, spec: Path | None, root: Path | None) -> None:
     """Print the sheet's lines in LANG with their clause ids, as JSON lines."""
     _require_i18n()
-    from .i18n.build import Project, read_spec
+    from .project.build import Project, read_spec
     from .i18n.render import render_lines
     project = Project.resolve(root, spec)
     try:

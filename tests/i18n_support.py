@@ -34,14 +34,14 @@ def edit_spec(root: Path, edit) -> Path:
 
 
 def stub_features(spec) -> dict[str, str]:
-    """Stand-in for president.features.generate_features: keeps these tests about i18n only."""
+    """Stand-in for president.scenarios.gherkin.generate_features: keeps these tests about i18n only."""
     return {"rules.feature": f"Feature: {spec.game} {spec.version}\n"}
 
 
 @pytest.fixture
 def project(tmp_path, monkeypatch) -> Path:
     """A copy of the project as the current folder, with the stand-in features generator."""
-    import president.i18n.build as build_mod
+    import president.project.build as build_mod
     monkeypatch.setattr(build_mod, "features_generator", lambda: stub_features)
     root = copy_project(tmp_path / "copy")
     for generated in (root / "features").glob("*.feature"):  # the stand-in writes its own

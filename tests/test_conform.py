@@ -12,13 +12,13 @@ import parse
 import pytest
 
 from president.conform.client import InProcessClient, SubprocessClient, reference_command
-from president.conform.coverage import coverage_problems, pending_clauses
+from president.scenarios.coverage import coverage_problems, pending_clauses
 from president.conform.lockstep import run_lockstep
 from president.conform.runner import HandshakeError, handshake, run_scenarios, select
-from president.conform.scenarios import build_scenarios
-from president.features import generate_features
+from president.scenarios.model import build_scenarios
+from president.scenarios.gherkin import generate_features
 from president.spec import default_spec
-from president.steps import PARSE_TYPES, STEP_TEMPLATES, TEMPLATES, normalize_args
+from president.scenarios.steps import PARSE_TYPES, STEP_TEMPLATES, TEMPLATES, normalize_args
 
 ROOT = Path(__file__).resolve().parents[1]
 MUTANTS = ROOT / "tests" / "mutants"
@@ -122,7 +122,7 @@ def test_conform_cli_fails_a_mutant_and_shows_the_divergence():
 @pytest.mark.parametrize("mode,expect", [("crash-on-act", "EngineDied"), ("garbage", "not JSON"),
                                          ("slow", "EngineTimeout")])
 def test_protocol_breakage_is_an_error_not_a_fail(mode, expect):
-    client = SubprocessClient([sys.executable, str(MUTANTS / "broken.py"), mode], timeout=0.5)
+    client = SubprocessClient([sys.executable, str(MUTANTS / "broken.py"), mode], timeout=2.0)
     try:
         results = run_scenarios(client, SPEC, ["flow.follow", "flow.trick-won"], options={})
     finally:

@@ -6,10 +6,10 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from president.cmd_i18n import build, check
-from president.i18n.build import Project
+from president.cmd_project import build, check
+from president.project.build import Project
 from president.i18n.catalogs import PLURAL_FORMS
-from president.i18n.check import CHECKS, register_check, run_checks, translation_problems
+from president.project.check import CHECKS, register_check, run_checks, translation_problems
 
 from i18n_support import ROOT, edit_spec, project  # noqa: F401 (fixture)
 
@@ -91,13 +91,13 @@ def test_plural_forms_must_be_explicit(built):
 
 
 def test_unknown_clause_id_in_template(monkeypatch, built):
-    import president.i18n.check as check_mod
+    import president.project.check as check_mod
     monkeypatch.setattr(check_mod, "template_clause_ids", lambda: [("sheet.j2", 7, "no.such-clause")])
     assert "president/templates/sheet.j2:7: unknown clause id 'no.such-clause'" in problems_text(built)
 
 
 def test_template_clause_ids_are_found():
-    from president.i18n.check import template_clause_ids
+    from president.project.check import template_clause_ids
     ids = {cid for _, _, cid in template_clause_ids()}
     assert {"pass.final", "revolution.quad-reverses", "exchange.scum", "setup.players"} <= ids
 

@@ -6,7 +6,8 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from president.cmd_i18n import build, check, i18n
+from president.cmd_i18n import i18n
+from president.cmd_project import build, check
 
 from i18n_support import project  # noqa: F401 (fixture)
 

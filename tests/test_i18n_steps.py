@@ -9,15 +9,15 @@ import gherkin
 import pytest
 from click.testing import CliRunner
 
-from president.conform.scenarios import Op, build_scenarios
-from president.i18n.build import Project
+from president.scenarios.model import Op, build_scenarios
+from president.project.build import Project
 from president.i18n.catalogs import CATALOG_LANGS
-from president.i18n.check import run_checks
+from president.project.check import run_checks
 from president.i18n.extract import catalog_stats
 from president.i18n.features import reduce_feature, translated_features
 from president.i18n.steps_catalog import (LRI, PDI, StepLanguage, gherkin_keywords, merge_catalog, step_language,
                                           steps_template)
-from president.i18n.steps_check import check_steps_catalogs, check_translated_features
+from president.project.steps_check import check_steps_catalogs, check_translated_features
 from president.spec import default_spec
 
 from i18n_support import ALL_LANGS, ROOT, copy_project
@@ -128,8 +128,8 @@ def test_project_checks_pass_and_translated_features_are_up_to_date():
 
 
 def _ctx(root):
-    from president.i18n.build import read_spec
-    from president.i18n.check import CheckContext
+    from president.project.build import read_spec
+    from president.project.check import CheckContext
     project = Project.resolve(root)
     return CheckContext(project, read_spec(project.spec_path))
 

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from ..spec import Spec
 from .client import Client, EngineDied, EngineTimeout, InProcessClient, ProtocolViolation
-from .scenarios import (action_notation, canonical_state, card_key, check_state_shape, state_diff,
+from ..scenarios.model import (action_notation, canonical_state, card_key, check_state_shape, state_diff,
                         state_text)
 
 

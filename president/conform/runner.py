@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 from ..spec import Spec
 from .client import Client, EngineDied, EngineTimeout, ProtocolViolation
-from .scenarios import Mismatch, Scenario, ScenarioRun, build_scenarios, missing_requirement
+from ..scenarios.model import Mismatch, Scenario, ScenarioRun, build_scenarios, missing_requirement
 
 PROTOCOL_VERSION = 1
 OUTCOMES = ("pass", "fail", "error", "skip")

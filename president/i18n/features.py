@@ -1,7 +1,7 @@
 """Conformance features in every language, from the same spec examples and the `steps` catalogs.
 
 `translated_features(spec, root)` gives `features/<lang>/<section>.feature` for ar, el, ru, hy
-and hi: the English features' scenarios (`president.conform.scenarios.build_scenarios`) with
+and hi: the English features' scenarios (`president.scenarios.model.build_scenarios`) with
 Gherkin's own keywords of the language (`# language: <code>`, read from gherkin-official's
 gherkin-languages.json) and every phrase and title from the catalogs.
 
@@ -35,7 +35,7 @@ def feature_lang(text: str) -> str:
 def generate_translated_feature(spec: Spec, section_id: str, lang: str, steps: StepLanguage,
                                 rules_tr: Any) -> str | None:
     """features/<lang>/<section_id>.feature, or None if the section has no examples."""
-    from ..conform.scenarios import build_scenarios
+    from ..scenarios.model import build_scenarios
 
     scenarios = [s for s in build_scenarios(spec) if s.section == section_id]
     if not scenarios:
@@ -88,7 +88,7 @@ def translated_features(spec: Spec, root: Path, langs: tuple[str, ...] = CATALOG
 class ReducedScenario:
     clause: str  # the clause tag of the scenario
     title: str
-    ops: tuple  # of president.conform.scenarios.Op
+    ops: tuple  # of president.scenarios.model.Op
     line: int
 
 
@@ -104,7 +104,7 @@ def reduce_feature(text: str, root: Path | None = None, steps: StepLanguage | No
     """Every scenario of a feature file as (clause tag, title, ops), parsed in the file's language."""
     from gherkin.parser import Parser
 
-    from ..conform.scenarios import Op
+    from ..scenarios.model import Op
 
     lang = feature_lang(text)
     steps = steps or step_language(root, lang)
@@ -133,7 +133,7 @@ def reduce_feature(text: str, root: Path | None = None, steps: StepLanguage | No
 def localized_scenarios(spec: Spec, lang: str, root: Path | None = None) -> list:
     """The scenarios of `lang` as the runner executes them: read back from the language's
     feature text, with the English scenario ids (clause-id/slug) and translated titles."""
-    from ..conform.scenarios import Scenario, build_scenarios, requirements
+    from ..scenarios.model import Scenario, build_scenarios, requirements
 
     english = build_scenarios(spec)
     if lang == SOURCE_LANG:

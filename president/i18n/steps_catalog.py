@@ -2,7 +2,7 @@
 
 Messages (locales/steps.pot, locales/<lang>/LC_MESSAGES/steps.po):
 
-- every template of `president.steps.STEP_TEMPLATES`: msgctxt = the template key, msgid =
+- every template of `president.scenarios.steps.STEP_TEMPLATES`: msgctxt = the template key, msgid =
   its English text with parse-format fields (`{seat:d}`, `{cards:Cards}`) that every
   translation keeps, in any order;
 - the AI level names (msgctxt `level`), the scenario titles (msgctxt `scenario`, the spec's
@@ -25,7 +25,7 @@ from typing import Any, Callable
 from babel.messages.catalog import Catalog, Message
 
 from ..spec import Spec
-from ..steps import GIVEN, STEP_TEMPLATES, TEMPLATES, THEN, WHEN, _field_types
+from ..scenarios.steps import GIVEN, STEP_TEMPLATES, TEMPLATES, THEN, WHEN, _field_types
 from .catalogs import (CATALOG_LANGS, PLURAL_FORMS, SOURCE_LANG, Key, load_catalog, po_path, pot_path,
                        translations_of)
 

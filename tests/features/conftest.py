@@ -1,6 +1,6 @@
 """pytest-bdd step definitions of the conformance features, registered from the one step table.
 
-Every phrase of `president.steps.STEP_TEMPLATES` becomes a step (given/when/then) whose parsed
+Every phrase of `president.scenarios.steps.STEP_TEMPLATES` becomes a step (given/when/then) whose parsed
 arguments build the same `Op` the conformance runner executes; the `world` fixture runs it
 against `engine_client` (each test module chooses the engine: in-process or subprocess).
 """
@@ -13,9 +13,9 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 
 from president.conform.client import InProcessClient
-from president.conform.scenarios import Mismatch, Op, ScenarioRun
+from president.scenarios.model import Mismatch, Op, ScenarioRun
 from president.spec import default_spec
-from president.steps import GIVEN, PARSE_TYPES, STEP_TEMPLATES, THEN, WHEN
+from president.scenarios.steps import GIVEN, PARSE_TYPES, STEP_TEMPLATES, THEN, WHEN
 
 FEATURES_DIR = Path(__file__).resolve().parents[2] / "features"
 _DECORATORS = {GIVEN: given, WHEN: when, THEN: then}

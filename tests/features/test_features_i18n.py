@@ -10,10 +10,10 @@ from __future__ import annotations
 from pytest_bdd import given, scenarios, then, when
 from pytest_bdd.parsers import StepParser
 
-from president.conform.scenarios import Op
+from president.scenarios.model import Op
 from president.i18n.catalogs import CATALOG_LANGS
 from president.i18n.steps_catalog import step_language
-from president.steps import GIVEN, STEP_TEMPLATES, THEN, WHEN
+from president.scenarios.steps import GIVEN, STEP_TEMPLATES, THEN, WHEN
 
 from .conftest import FEATURES_DIR, World
 

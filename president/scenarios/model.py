@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..spec import Clause, Example, Expect, Spec, Step
-from ..steps import TEMPLATES, normalize_args, render
-from .client import Client, ProtocolViolation
+from .steps import TEMPLATES, normalize_args, render
+from ..conform.client import Client, ProtocolViolation
 
 
 @dataclass(frozen=True)

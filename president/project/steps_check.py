@@ -13,11 +13,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import Problem
-from .catalogs import CATALOG_LANGS
+from ..i18n.catalogs import CATALOG_LANGS
 from .check import BRACES, CheckContext, catalog_problems, placeholder_problems, register_check
-from .extract import serialize
-from .features import FeatureError, reduce_feature
-from .steps_catalog import DOMAIN, step_language, steps_pot_path, steps_template
+from ..i18n.extract import serialize
+from ..i18n.features import FeatureError, reduce_feature
+from ..i18n.steps_catalog import DOMAIN, step_language, steps_pot_path, steps_template
 
 
 @register_check

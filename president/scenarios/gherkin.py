@@ -6,7 +6,7 @@ one scenario per example tagged with its clause id. Phrases come from the step-t
 """
 from __future__ import annotations
 
-from .spec import Spec
+from ..spec import Spec
 
 KEYWORDS = {"given": "Given", "when": "When", "then": "Then"}
 
@@ -23,7 +23,7 @@ def scenario_lines(ops: tuple, indent: str = "      ") -> list[str]:
 
 def generate_feature(spec: Spec, section_id: str) -> str | None:
     """The text of features/<section_id>.feature, or None if the section has no examples."""
-    from .conform.scenarios import build_scenarios
+    from .model import build_scenarios
 
     scenarios = [s for s in build_scenarios(spec) if s.section == section_id]
     if not scenarios:

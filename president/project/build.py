@@ -1,7 +1,7 @@
 """`president build`: every generated file of a project, computed in memory, then written atomically.
 
 Generated files: rules/<lang>.{txt,md,html} for every language, and features/* from the
-conformance generator (`president.features.generate_features(spec)`) when it is available.
+conformance generator (`president.scenarios.gherkin.generate_features(spec)`) when it is available.
 """
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from typing import Callable
 from ..errors import Problem
 from ..resources import project_root
 from ..spec import Spec, load_spec, parse_spec
-from .catalogs import LANGS, BuildError
-from .render import render_all
+from ..i18n.catalogs import LANGS, BuildError
+from ..i18n.render import render_all
 
 Progress = Callable[[str], None]
 
@@ -74,9 +74,9 @@ def read_spec(path: Path) -> Spec:
 
 
 def features_generator() -> Callable[[Spec], dict[str, str]] | None:
-    """`president.features.generate_features` if the conformance package provides it yet."""
+    """`president.scenarios.gherkin.generate_features` if the conformance package provides it yet."""
     try:
-        mod = importlib.import_module("president.features")
+        mod = importlib.import_module("president.scenarios.gherkin")
     except ImportError:
         return None
     gen = getattr(mod, "generate_features", None)
@@ -93,7 +93,7 @@ def generate_features(spec: Spec) -> dict[str, str]:
     except BuildError:
         raise
     except Exception as exc:  # the generator belongs to another area: report, do not crash
-        raise BuildError([Problem("president/features.py", None, "",
+        raise BuildError([Problem("president/scenarios/gherkin.py", None, "",
                                   f"the features generator failed: {type(exc).__name__}: {exc}",
                                   "fix generate_features(spec)")]) from None
     return {f"features/{Path(rel).as_posix()}": text for rel, text in sorted(files.items())}
@@ -105,7 +105,7 @@ def generated_files(project: Project, spec: Spec | None = None, langs: tuple[str
     files = {path: text.encode("utf-8") for path, text in render_all(spec, project.root, langs).items()}
     files.update({path: text.encode("utf-8") for path, text in generate_features(spec).items()})
     if features_generator() is not None:  # the same scenarios in every language, through the steps catalogs
-        from .features import translated_features
+        from ..i18n.features import translated_features
         files.update({path: text.encode("utf-8") for path, text in
                       translated_features(spec, project.root, tuple(lg for lg in langs if lg != "en")).items()})
     return dict(sorted(files.items()))
@@ -146,7 +146,7 @@ def build_project(project: Project, progress: Progress = _quiet) -> BuildResult:
     files = generated_files(project, spec)
     result = BuildResult(features=features_generator() is not None)
     if not result.features:
-        progress("features: generator not available (president.features.generate_features); skipped")
+        progress("features: generator not available (president.scenarios.gherkin.generate_features); skipped")
     for rel, data in files.items():
         (result.written if write_atomic(project.target(rel), data) else result.unchanged).append(rel)
     result.seconds = time.perf_counter() - start

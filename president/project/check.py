@@ -3,7 +3,7 @@
 The checks are plain functions `check(ctx: CheckContext) -> list[Problem]` kept in `CHECKS`.
 To add one (for example clause coverage from the conformance side)::
 
-    from president.i18n.check import CheckContext, register_check
+    from president.project.check import CheckContext, register_check
 
     @register_check
     def check_coverage(ctx: CheckContext) -> list[Problem]:
@@ -29,10 +29,10 @@ from jinja2 import nodes
 from ..errors import Problem, SpecError
 from ..spec import Spec
 from .build import Project, features_generator, generated_files, read_spec
-from .catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, BuildError, Key, load_catalog, message_key,
+from ..i18n.catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, BuildError, Key, load_catalog, message_key,
                        parse_plural_forms, plural_function, po_path, pot_path, raw_plural_forms)
-from .extract import extract_template, serialize
-from .render import CONTENT_TEMPLATE, NUMBER_WORDS, TEMPLATES_DIR, environment
+from ..i18n.extract import extract_template, serialize
+from ..i18n.render import CONTENT_TEMPLATE, NUMBER_WORDS, TEMPLATES_DIR, environment
 
 
 @dataclass
@@ -334,7 +334,7 @@ def check_drift(ctx: CheckContext) -> list[Problem]:
 
 
 # Conformance: every testable clause has a scenario, every scenario tag names a clause.
-from ..conform.coverage import check_coverage  # noqa: E402
+from ..scenarios.coverage import check_coverage  # noqa: E402
 
 register_check(check_coverage)
 
