@@ -246,7 +246,7 @@ def _refusal_rule(session: Session):
     return why
 
 
-def _replay(rules: Ruleset):
+def replay_on_reference(rules: Ruleset):
     def run(requests: list[dict[str, Any]]) -> dict[str, Any] | None:
         s = Session(rules)
         first = s.handle(requests[0])
@@ -337,7 +337,7 @@ class _Game:
             return False
         ev = Evidence(list(self.history), expected, actual, rule_view(before) if before else None, finding.clause)
         div.evidence = ev
-        rule = explain(ev, _replay(self.rules), self.ref_options)
+        rule = explain(ev, replay_on_reference(self.rules), self.ref_options)
         key = (finding.clause, rule.label if rule else describe(ev))
         if key in res.deviations:
             dev = res.deviations[key]

@@ -128,6 +128,10 @@ def is_ai(sc: Scenario) -> bool:
     return sc.section == "ai"
 
 
+def is_ai_result(r: ScenarioResult) -> bool:
+    return r.section == "ai"
+
+
 def run_scenarios(client: Client, spec: Spec, patterns: Iterable[str] = (),
                   options: dict[str, Any] | None = None, ai: bool | None = None) -> list[ScenarioResult]:
     """The rule scenarios, and the AI suite (`ai=True`, by default when the engine declares

@@ -227,7 +227,7 @@ STATE_FIELDS = ("phase", "deal", "to_act", "order", "trick", "passed", "hands", 
 #: an engine shows them as it likes; a difference there is a protocol note, never a failure.
 LATITUDE: dict[str, frozenset[str]] = {
     "play": frozenset(),
-    "exchange": frozenset({"trick", "passed", "finished", "order"}),
+    "exchange": frozenset({"trick", "passed", "finished"}),
     "deal_over": frozenset({"trick", "passed", "order"}),
     "game_over": frozenset({"trick", "passed", "order"}),
 }
