@@ -189,8 +189,30 @@ class Translator:
         return _fill(self._find(Lookup(context, msgid, dynamic=True, origin=origin), None), values)
 
 
+#: Bidi isolation marks around values written left to right (card codes, rank orders, numbers,
+#: option settings): the layouts keep them (Markdown), turn them into <bdi dir="ltr"> (HTML) or
+#: drop them (plain text, which must equal the published sheets).
+LRI, PDI = "\u2066", "\u2069"
+ISOLATES = re.compile("[\u2066\u2069]")
+
+
+def isolate(value: Any) -> str:
+    """`value` as a left-to-right isolate (idempotent)."""
+    text = str(value)
+    return text if text.startswith(LRI) and text.endswith(PDI) else f"{LRI}{text}{PDI}"
+
+
+def strip_isolates(text: str) -> str:
+    return ISOLATES.sub("", text)
+
+
 def _fill(text: str, values: dict[str, Any]) -> str:
-    return text % values if values else text
+    """%-format `text`; int values filling a `%(name)s` placeholder are isolated (numbers)."""
+    if not values:
+        return text
+    filled = {k: isolate(v) if isinstance(v, int) and not isinstance(v, bool) and f"%({k})s" in text else v
+              for k, v in values.items()}
+    return text % filled
 
 
 # --- pseudo-locale ------------------------------------------------------------------------
