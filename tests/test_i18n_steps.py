@@ -113,10 +113,10 @@ def test_checks_catch_placeholders_missing_messages_and_drift(copy):
 def test_check_catches_a_translated_feature_that_reads_differently(copy):
     path = copy / "features" / "ru" / "flow.feature"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("место 0 играет 5C\n", "место 0 играет 6C\n", 1), encoding="utf-8")
+    path.write_text(text.replace("игрок 0 играет 5C\n", "игрок 0 играет 6C\n", 1), encoding="utf-8")
     problems = [str(p) for p in check_translated_features(_ctx(copy))]
     assert len(problems) == 1 and "features/ru/flow.feature" in problems[0] and "differs" in problems[0]
-    path.write_text(text.replace("место 0 играет 5C\n", "место 0 швыряет 5C\n", 1), encoding="utf-8")
+    path.write_text(text.replace("игрок 0 играет 5C\n", "игрок 0 швыряет 5C\n", 1), encoding="utf-8")
     problems = [str(p) for p in check_translated_features(_ctx(copy))]
     assert len(problems) == 1 and "no step template matches" in problems[0]
 

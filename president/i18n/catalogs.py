@@ -67,11 +67,23 @@ def plural_function(header: str) -> Callable[[int], int]:
     return _gettext.c2py(parse_plural_forms(header)[1])
 
 
-def load_catalog(path: Path, lang: str) -> Catalog:
-    """Read a .po file; a file that cannot be parsed raises BuildError with its location."""
+def load_catalog(path: Path, lang: str, formats: bool = True) -> Catalog:
+    """Read a .po file; a file that cannot be parsed raises BuildError with its location.
+
+    The file is first read strictly (president.i18n.strict): whatever `msgfmt --check` refuses
+    (syntax errors, duplicate messages, placeholder mismatches) is refused here, with its line.
+    `formats=False` leaves placeholder mismatches to the caller (`president check` lists them
+    in more detail).
+    """
+    from .strict import po_problems
     try:
+        problems = po_problems(path, formats=formats)
+        if problems:
+            raise BuildError(problems)
         with path.open("rb") as fh:
             return read_po(fh, locale=lang, abort_invalid=True)
+    except BuildError:
+        raise
     except FileNotFoundError:
         raise BuildError([Problem(str(path), None, "", f"no catalog for {lang!r}",
                                   "run `president i18n update` to create it")]) from None
@@ -177,8 +189,30 @@ class Translator:
         return _fill(self._find(Lookup(context, msgid, dynamic=True, origin=origin), None), values)
 
 
+#: Bidi isolation marks around values written left to right (card codes, rank orders, numbers,
+#: option settings): the layouts keep them (Markdown), turn them into <bdi dir="ltr"> (HTML) or
+#: drop them (plain text, which must equal the published sheets).
+LRI, PDI = "\u2066", "\u2069"
+ISOLATES = re.compile("[\u2066\u2069]")
+
+
+def isolate(value: Any) -> str:
+    """`value` as a left-to-right isolate (idempotent)."""
+    text = str(value)
+    return text if text.startswith(LRI) and text.endswith(PDI) else f"{LRI}{text}{PDI}"
+
+
+def strip_isolates(text: str) -> str:
+    return ISOLATES.sub("", text)
+
+
 def _fill(text: str, values: dict[str, Any]) -> str:
-    return text % values if values else text
+    """%-format `text`; int values filling a `%(name)s` placeholder are isolated (numbers)."""
+    if not values:
+        return text
+    filled = {k: isolate(v) if isinstance(v, int) and not isinstance(v, bool) and f"%({k})s" in text else v
+              for k, v in values.items()}
+    return text % filled
 
 
 # --- pseudo-locale ------------------------------------------------------------------------
