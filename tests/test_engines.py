@@ -50,6 +50,30 @@ def test_daifugo_js_four_house_rules_named_and_explained():
     assert notes <= {"game_over: trick", "deal_over: trick", "deal_over: order", "game_over: order"}
 
 
+@needs_node
+def test_tycoon_js_explained_and_unexplained_rules():
+    run, devs, notes = _diagnose(f"{NODE} {ENGINES / 'tycoon.js'}")
+    assert devs == {("setup.first-lead", 'first_lead="holder:3C"'), ("score.points", 'scoring="president_only"'),
+                    ("revolution.quad-reverses", "revolution=false"),
+                    ("trick.end", "eights stop the trick: whoever plays 8s takes it at once")}
+    by = {d.clause: d for d in run.deviations}
+    assert by["revolution.quad-reverses"].house_rule.hello_line == '"options": {"revolution": [false]}'
+    assert by["score.points"].scenarios and not any(d.declared for d in run.deviations)
+    assert run.failing
+
+
+@needs_node
+def test_tycoon_js_declaring_its_house_rules_is_judged_against_them():
+    run, devs, notes = _diagnose(f"{NODE} {ENGINES / 'tycoon.js'} --declare")
+    by = {d.clause: d for d in run.deviations}
+    assert by["score.points"].declared and by["setup.first-lead"].declared
+    assert not by["trick.end"].declared and not by["revolution.quad-reverses"].declared
+    scoring = [r for r in run.results if r.clause == "score.points"]
+    assert scoring and all(r.outcome in ("skip", "pass") for r in scoring)
+    assert any("declared house rule scoring=\"president_only\"" in r.message for r in scoring)
+    assert run.clauses()["score.points"]["outcome"] == "variant"
+
+
 def test_pyres_house_declares_no_revolution_and_breaks_three_rules():
     run, devs, notes = _diagnose(f"{sys.executable} {ENGINES / 'pyres.py'} house")
     clauses = {c for c, _ in devs}

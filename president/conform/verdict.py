@@ -47,8 +47,13 @@ class Deviation:
                 "minimal_scenario": self.gherkin}
 
 
+#: Options every new_game sets in its config: the engine chooses no variant of them by declaring.
+CONFIG_OPTIONS = ("revolution", "deals")
+
+
 def declares(options: dict[str, Any], rule: HouseRule | None) -> bool:
-    if rule is None or rule.option not in options:
+    """Does the engine declare this house rule in `hello.options` (its variant, judged as such)?"""
+    if rule is None or rule.option not in options or rule.option in CONFIG_OPTIONS:
         return False
     value = options[rule.option]
     return rule.value in value if isinstance(value, list) else value == rule.value
@@ -65,7 +70,7 @@ def diagnose_run(results: list[ScenarioResult], lock: LockstepResult | None, opt
         if r.outcome not in ("fail", "blocked") or r.root is None or r.evidence is None:
             continue
         rule = explain(r.evidence, replay_on_reference(rules), ref_options)
-        key = (r.root.clause, rule.label if rule else describe(r.evidence))
+        key = (r.root.clause, rule.label if rule else describe(r.evidence, {d.description for d in found.values()}))
         dev = found.get(key)
         if dev is None:
             dev = found[key] = Deviation(r.root.clause, rule, key[1] if rule is None else "", r.root.message,
