@@ -28,7 +28,8 @@ from .render import JINJA_EXTENSIONS, TEMPLATES_DIR, build_sheet
 
 TEMPLATE_OPTIONS = {"extensions": ",".join(JINJA_EXTENSIONS), "trim_blocks": "true",
                     "lstrip_blocks": "true"}
-_DATE_HEADER = re.compile(rb'^"(POT-Creation-Date|PO-Revision-Date): .*\\n"\n', re.M)
+_CREATION_DATE = re.compile(rb'^"POT-Creation-Date: .*\\n"\n', re.M)
+_REVISION_DATE = re.compile(rb'^"PO-Revision-Date: .*\\n"\n', re.M)
 
 
 def dynamic_lookups(spec: Spec) -> Translator:
@@ -94,11 +95,18 @@ def extract_template(root: Path, spec_path: Path, spec: Spec | None = None) -> C
     return cat
 
 
+#: The PO-Revision-Date of every written file: a fixed value keeps the files reproducible and
+#: `msgfmt --check` quiet (it warns when the field is missing); the real dates are in git.
+REVISION_DATE = "1970-01-01 00:00+0000"
+
+
 def serialize(catalog: Catalog) -> bytes:
-    """.po/.pot bytes without dates (reproducible), wrapped as pybabel does."""
+    """.po/.pot bytes, reproducible (no creation date, a fixed revision date), wrapped as pybabel does."""
     buf = io.BytesIO()
     write_po(buf, catalog, width=76)
-    return _DATE_HEADER.sub(b"", buf.getvalue())
+    data = _CREATION_DATE.sub(b"", buf.getvalue())
+    line = f'"PO-Revision-Date: {REVISION_DATE}\\n"\n'.encode()
+    return _REVISION_DATE.sub(lambda _: line, data, count=1)
 
 
 HEADER_COMMENT = ("# Messages of the President rule sheets (CardVerse variant).\n"
@@ -110,10 +118,11 @@ HEADER_COMMENTS = {"steps": ("# Step phrases, titles and report words of the Pre
 
 
 def _catalog(lang: str | None, domain: str = DOMAIN) -> Catalog:
-    cat = Catalog(locale=lang, domain=domain, project="president", version=domain, fuzzy=False,
+    """A catalog of `lang`, or (None) the template, whose language is the source language."""
+    cat = Catalog(locale=lang or SOURCE_LANG, domain=domain, project="president", version=domain, fuzzy=False,
                   msgid_bugs_address="https://cardverse.example/president/issues",
                   last_translator="CardVerse translators", charset="utf-8",
-                  language_team=f"{lang} <translators@cardverse.example>" if lang else "")
+                  language_team=f"{lang or SOURCE_LANG} <translators@cardverse.example>")
     cat.header_comment = HEADER_COMMENTS.get(domain, HEADER_COMMENT)
     return cat
 
