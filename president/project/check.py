@@ -132,9 +132,10 @@ def catalog_problems(ctx: CheckContext, domain: str, template: Catalog | None) -
         if header is None:
             problems.append(Problem(file, 1, "", "no explicit Plural-Forms header",
                                     f'write "Plural-Forms: {PLURAL_FORMS[lang]}"'))
-        elif parse_plural_forms(header) != parse_plural_forms(PLURAL_FORMS[lang]):
-            problems.append(Problem(file, 1, "", f"Plural-Forms is {header!r}",
-                                    f"expected {PLURAL_FORMS[lang]!r}"))
+        elif not same_plural_rule(header, PLURAL_FORMS[lang]):
+            problems.append(Problem(file, _header_line(path, "Plural-Forms"), "", f"Plural-Forms is {header!r}",
+                                    f"write {PLURAL_FORMS[lang]!r} (Babel's data for {lang!r}), "
+                                    "or run `president i18n update`, which writes it"))
         have = {message_key(m): m for m in cat if m.id}
         for key, msg in have.items():
             if msg.fuzzy:
@@ -157,6 +158,27 @@ def catalog_problems(ctx: CheckContext, domain: str, template: Catalog | None) -
                     problems.append(Problem(file, None, "", f"{lang}: missing message {_key_text(key)} (used at {where})",
                                             "run `president i18n update`, then translate it"))
     return problems
+
+
+def _header_line(path: Path, field: str) -> int:
+    """The line of a header field in a catalog (1 if not found)."""
+    try:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.startswith(f'"{field}:'):
+                return n
+    except OSError:
+        pass
+    return 1
+
+
+def same_plural_rule(header: str, expected: str, upto: int = 1000) -> bool:
+    """Same number of forms and the same form for every n in 0..upto (spelling may differ)."""
+    try:
+        (n1, _), (n2, _) = parse_plural_forms(header), parse_plural_forms(expected)
+        f1, f2 = plural_function(header), plural_function(expected)
+        return n1 == n2 and all(f1(n) == f2(n) for n in range(upto + 1))
+    except (ValueError, SyntaxError):
+        return False
 
 
 _PLACEHOLDER = re.compile(r"%\(([A-Za-z_][A-Za-z0-9_]*)\)[sdif]")
