@@ -22,7 +22,7 @@ from babel.messages.extract import extract as babel_extract
 from babel.messages.pofile import write_po
 
 from ..spec import Spec, parse_spec
-from .catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, SOURCE_LANG, Translator, load_catalog,
+from .catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, SOURCE_LANG, Translator, load_catalog, message_key,
                        po_path, pot_path)
 from .render import JINJA_EXTENSIONS, TEMPLATES_DIR, build_sheet
 
@@ -145,10 +145,37 @@ def updated_catalogs(root: Path, template: Catalog, langs: tuple[str, ...] = CAT
     for lang in langs:
         path = po_path(root, lang)
         cat = load_catalog(path, lang) if path.is_file() else new_catalog(lang)
-        cat.update(template, no_fuzzy_matching=not fuzzy_matching, update_header_comment=False)
+        merge_template(cat, template, fuzzy_matching)
         set_plural_forms(cat, lang)
         out[lang] = serialize(cat)
     return out
+
+
+def merge_template(cat: Catalog, template: Catalog, fuzzy_matching: bool = True) -> None:
+    """Merge `template` into `cat` as `pybabel update` does, so that an edit and its revert
+    leave the catalog exactly as it was:
+
+    - a message the template no longer uses is kept as an obsolete `#~` entry, also when its
+      translation was offered (fuzzy) to a new, similar message: no msgid is ever rewritten
+      in place;
+    - an obsolete entry the template uses again comes back as it was (not fuzzy);
+    - obsolete entries with no usable translation (empty, or only a fuzzy guess) are dropped.
+    """
+    wanted = {message_key(m) for m in template if m.id}
+    for key, msg in list(cat.obsolete.items()):
+        if message_key(msg) in wanted and msg.id not in cat:
+            del cat.obsolete[key]
+            cat[msg.id] = msg
+    before = [m.clone() for m in cat if m.id]
+    cat.update(template, no_fuzzy_matching=not fuzzy_matching, update_header_comment=False)
+    kept = {message_key(m) for m in cat.obsolete.values()}
+    for msg in before:
+        if message_key(msg) not in wanted and message_key(msg) not in kept:
+            cat.obsolete[(msg.id, msg.context) if msg.context else msg.id] = msg
+    for key, msg in list(cat.obsolete.items()):
+        usable = all(msg.string) if isinstance(msg.string, (list, tuple)) else bool(msg.string)
+        if msg.fuzzy or not usable:
+            del cat.obsolete[key]
 
 
 def catalog_stats(root: Path, domain: str = DOMAIN) -> list[tuple[str, int, int, int, int, int]]:

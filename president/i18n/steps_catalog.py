@@ -113,12 +113,12 @@ def merge_catalog(old: Catalog | None, template: Catalog, lang: str, fuzzy_match
     Review marks are translator comments (`# unreviewed`), which every tool keeps: Babel's
     update, msgmerge, Poedit and Weblate all carry `#` comments over and replace `#.` ones.
     An old-style `#. unreviewed` extracted comment is turned into `# unreviewed` here."""
-    from .extract import new_catalog, set_plural_forms
+    from .extract import merge_template, new_catalog, set_plural_forms
     cat = old if old is not None else new_catalog(lang, DOMAIN)
-    for msg in cat:
-        if is_unreviewed(msg):
+    for msg in [*cat, *cat.obsolete.values()]:
+        if msg.id and is_unreviewed(msg):
             mark_unreviewed(msg)
-    cat.update(template, no_fuzzy_matching=not fuzzy_matching, update_header_comment=False)
+    merge_template(cat, template, fuzzy_matching)
     set_plural_forms(cat, lang)
     return cat
 

@@ -137,6 +137,7 @@ def catalog_problems(ctx: CheckContext, domain: str, template: Catalog | None) -
                                     f"write {PLURAL_FORMS[lang]!r} (Babel's data for {lang!r}), "
                                     "or run `president i18n update`, which writes it"))
         have = {message_key(m): m for m in cat if m.id}
+        unused: dict[Key, Message] = {}
         for key, msg in have.items():
             if msg.fuzzy:
                 problems.append(Problem(file, msg.lineno, "", f"{lang}: fuzzy translation of {_key_text(key)}",
@@ -145,19 +146,39 @@ def catalog_problems(ctx: CheckContext, domain: str, template: Catalog | None) -
                 problems.append(Problem(file, msg.lineno, "", f"{lang}: untranslated {_key_text(key)}",
                                         "write the msgstr"))
             if wanted is not None and key not in wanted:
-                problems.append(Problem(file, msg.lineno, "", f"{lang}: obsolete message {_key_text(key)}",
-                                        "no template or spec uses it: run `president i18n update`"))
-        for key, msg in cat.obsolete.items():
-            problems.append(Problem(file, getattr(msg, "lineno", None), "",
-                                    f"{lang}: obsolete message {_key_text(message_key(msg))} (#~)",
-                                    "delete it, or restore its use"))
-        if wanted is not None:
-            for key, msg in wanted.items():
-                if key not in have:
-                    where = ", ".join(f"{f}:{n}" for f, n in msg.locations) or "; ".join(msg.auto_comments)
-                    problems.append(Problem(file, None, "", f"{lang}: missing message {_key_text(key)} (used at {where})",
-                                            "run `president i18n update`, then translate it"))
+                unused[key] = msg
+        # obsolete `#~` entries are kept on purpose: `i18n update` brings them back when a revert
+        # needs them again, and nothing renders them, so they are not problems.
+        missing = [(k, m) for k, m in wanted.items() if k not in have] if wanted is not None else []
+        problems.extend(_changed_messages(file, lang, unused, missing))
     return problems
+
+
+def _changed_messages(file: str, lang: str, unused: dict[Key, Message],
+                      missing: list[tuple[Key, Message]]) -> list[Problem]:
+    """One problem per change: a message the templates or the spec no longer use and the one
+    that replaces it (same msgctxt) are reported together, at the old message's line."""
+    out = []
+    by_context: dict[str | None, list[Key]] = {}
+    for key in unused:
+        by_context.setdefault(key[0], []).append(key)
+    update = "run `president i18n update`"
+    for key, msg in missing:
+        where = ", ".join(f"{f}:{n}" for f, n in msg.locations) or "; ".join(msg.auto_comments)
+        olds = by_context.get(key[0], [])
+        if key[0] is not None and len(olds) == 1 and sum(k[0] == key[0] for k, _ in missing) == 1:
+            old = unused.pop(olds[0])
+            out.append(Problem(file, old.lineno, "", f"{lang}: {_key_text(olds[0])} is no longer used; "
+                               f"{key[1]!r} replaces it (used at {where})",
+                               f"{update} (it keeps the old message as #~ and offers its translation "
+                               "as a fuzzy guess), then translate the new one"))
+        else:
+            out.append(Problem(file, None, "", f"{lang}: missing message {_key_text(key)} (used at {where})",
+                               f"{update}, then translate it"))
+    for key, msg in unused.items():
+        out.append(Problem(file, msg.lineno, "", f"{lang}: obsolete message {_key_text(key)}",
+                           f"no template or spec uses it: {update} (it keeps it as #~)"))
+    return out
 
 
 def _header_line(path: Path, field: str) -> int:
@@ -276,7 +297,7 @@ def placeholder_problems(ctx: CheckContext, domain: str, style: PlaceholderStyle
         path = po_path(ctx.project.root, lang, domain)
         header = raw_plural_forms(path) or PLURAL_FORMS[lang]
         for msg in cat:
-            if not msg.id or not _translated(msg):
+            if not msg.id or msg.fuzzy or not _translated(msg):  # a fuzzy guess is reported as fuzzy
                 continue
             for what in translation_problems(msg.id, msg.string, header, style):
                 problems.append(Problem(ctx.rel(path), msg.lineno, "", f"{lang}: {_key_text(message_key(msg))}: {what}",
@@ -329,10 +350,16 @@ def check_drift(ctx: CheckContext) -> list[Problem]:
         return []
     problems = []
     hint = "run `president build` and commit the result"
-    expected = generated_files(ctx.project, ctx.spec)
+    try:
+        expected = generated_files(ctx.project, ctx.spec)
+    except BuildError as exc:
+        # a missing translation is the catalog check's problem (reported there once, with its
+        # line); the sheets cannot be compared until the catalogs are complete
+        problems.extend(p for p in exc.problems if ": no translation for " not in p.message)
+        expected = None
     pot = pot_path(ctx.project.root)
     expected_pot = serialize(ctx.template())  # type: ignore[arg-type]
-    targets = [(ctx.project.target(rel), data, hint) for rel, data in expected.items()]
+    targets = [(ctx.project.target(rel), data, hint) for rel, data in (expected or {}).items()]
     targets.append((pot, expected_pot, "run `president i18n update` and commit the result"))
     for path, data, fix in targets:
         try:
@@ -343,6 +370,8 @@ def check_drift(ctx: CheckContext) -> list[Problem]:
         if old != data:
             problems.append(Problem(ctx.rel(path), _first_difference(old, data), "",
                                     "differs from what would be generated now (drift)", fix))
+    if expected is None:
+        return problems
     dirs = [("rules", ctx.project.rules_dir, ("*.txt", "*.md", "*.html"))]
     if features_generator():
         dirs.append(("features", ctx.project.features_dir, ("*.feature",)))
