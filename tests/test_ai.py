@@ -2,8 +2,6 @@
 observation-only invariance, and small fixed-seed tournaments ranking hard > medium > easy."""
 from __future__ import annotations
 
-import math
-from concurrent.futures import ProcessPoolExecutor
 import random
 
 import pytest
@@ -17,7 +15,8 @@ from president.ai.hard import (opponent_decisions, playout, rollout, sample_hand
 from president.ai.medium import ABOVE, medium_play
 from president.cards import FULL_DECK, NUM_RANKS, SUBSETS, parse_cards
 from president.engine import PASS, GameState, Phase
-from president.tournament import play_game, tournament
+from president.strength import paired_gain
+from president.tournament import tournament
 
 
 def _game(hands, **kw) -> GameState:
@@ -248,38 +247,11 @@ def test_card_counting_from_plays_and_exchanges():
     assert known[scum] == give and not unseen & give
 
 
-def _pair(args: tuple[str, str, int, int]) -> int:
-    level, base, seed, g = args
-    return play_game([level, base, base, base], 1, seed, g).points[0] - play_game([base] * 4, 1, seed, g).points[0]
-
-
-def _paired_gain(level: str, base: str, games: int, seed: int, jobs: int = 1) -> tuple[float, float]:
-    """Mean points gained by putting `level` instead of `base` at entry 0 of a table of `base`
-    players, on the same deals and seats (a paired comparison: the luck of the deal cancels), and
-    the half-width of its 95% confidence interval."""
-    tasks = [(level, base, seed, g) for g in range(games)]
-    if jobs > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            diffs = list(pool.map(_pair, tasks, chunksize=4))
-    else:
-        diffs = list(map(_pair, tasks))
-    mean = sum(diffs) / games
-    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (games - 1))
-    return mean, 1.96 * sd / math.sqrt(games)
-
-
 def test_medium_beats_easy_significantly():
-    r = tournament(["medium", "easy", "easy", "easy"], games=1200, seed=11)
+    """The short significance check of the suite; hard > medium, which needs minutes, is measured by
+    benchmarks/test_strength.py (marked slow, outside the suite's testpaths)."""
+    r = tournament(["medium", "easy", "easy", "easy"], games=800, seed=11)
     pts, ci = r["mean_points"], r["ci95"]
     assert pts[0] - ci[0] > max(pts[1:]), r
-    gain, half = _paired_gain("medium", "easy", 400, seed=11)
-    assert gain - half > 0, (gain, half)
-
-
-def test_hard_beats_medium_significantly(monkeypatch):
-    # a hard with about a third of its sampled worlds and rollouts is still significantly stronger
-    for name, value in (("ROLLOUT_CARDS", 8000), ("MIN_WORLDS", 10), ("BURN_IN", 150), ("THIN", 5),
-                        ("ENDGAME_WORLDS", 12)):
-        monkeypatch.setattr(hard_ai, name, value)
-    gain, half = _paired_gain("hard", "medium", 150, seed=5, jobs=2)
+    gain, half = paired_gain("medium", "easy", 300, seed=11)
     assert gain - half > 0, (gain, half)

@@ -70,11 +70,23 @@ def plural_function(header: str) -> Callable[[int], int]:
     return _gettext.c2py(parse_plural_forms(header)[1])
 
 
-def load_catalog(path: Path, lang: str) -> Catalog:
-    """Read a .po file; a file that cannot be parsed raises BuildError with its location."""
+def load_catalog(path: Path, lang: str, formats: bool = True) -> Catalog:
+    """Read a .po file; a file that cannot be parsed raises BuildError with its location.
+
+    The file is first read strictly (president.i18n.strict): whatever `msgfmt --check` refuses
+    (syntax errors, duplicate messages, placeholder mismatches) is refused here, with its line.
+    `formats=False` leaves placeholder mismatches to the caller (`president check` lists them
+    in more detail).
+    """
+    from .strict import po_problems
     try:
+        problems = po_problems(path, formats=formats)
+        if problems:
+            raise BuildError(problems)
         with path.open("rb") as fh:
             return read_po(fh, locale=lang, abort_invalid=True)
+    except BuildError:
+        raise
     except FileNotFoundError:
         raise BuildError([Problem(str(path), None, "", f"no catalog for {lang!r}",
                                   "run `president i18n update` to create it")]) from None

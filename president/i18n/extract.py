@@ -75,13 +75,13 @@ def extract_template(root: Path, spec_path: Path, spec: Spec | None = None) -> C
     # so that the .pot does not depend on the install location.
     pkg_root = TEMPLATES_DIR.parent.parent
 
-    def rel(p: Path, bases: tuple[Path, ...]) -> str:
+    def rel(p: Path, bases: tuple[Path, ...], fallback: str | None = None) -> str:
         for base in bases:
             try:
                 return p.resolve().relative_to(base.resolve()).as_posix()
             except ValueError:
                 continue
-        return p.name
+        return fallback or p.name
 
     for path in template_files():
         with path.open("rb") as fh:
@@ -91,7 +91,8 @@ def extract_template(root: Path, spec_path: Path, spec: Spec | None = None) -> C
     text = spec_path.read_text(encoding="utf-8")
     spec = spec or parse_spec(text, str(spec_path))
     for lineno, context, msgid, comments in spec_messages(spec, text):
-        cat.add(msgid, locations=[(rel(spec_path, (root, pkg_root)), lineno)], auto_comments=comments, context=context)
+        # a spec outside the project (--spec elsewhere) is referenced where the project keeps its own
+        cat.add(msgid, locations=[(rel(spec_path, (root, pkg_root), "spec/president.yaml"), lineno)], auto_comments=comments, context=context)
     return cat
 
 

@@ -17,6 +17,8 @@ is imported before `run_checks` runs (e.g. import it from president/cmd_*.py).
 """
 from __future__ import annotations
 
+import dataclasses
+
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -82,7 +84,10 @@ def run_checks(project: Project, checks: list[Check] | None = None) -> list[Prob
         except Exception as exc:  # a broken check must not hide the others
             problems.append(Problem(check.__module__, None, "", f"check {check.__name__} crashed: "
                                     f"{type(exc).__name__}: {exc}", "fix the check"))
-    return problems
+    unique: dict[Problem, None] = {}  # one problem found by several checks is listed once
+    for p in problems:
+        unique.setdefault(Problem(ctx.rel(p.file) if p.file.startswith("/") else p.file, *dataclasses.astuple(p)[1:]))
+    return list(unique)
 
 
 # --- the spec -------------------------------------------------------------------------------
@@ -101,7 +106,7 @@ def _catalogs(ctx: CheckContext, domain: str = DOMAIN) -> tuple[dict[str, Catalo
     cats, problems = {}, []
     for lang in CATALOG_LANGS:
         try:
-            cats[lang] = load_catalog(po_path(ctx.project.root, lang, domain), lang)
+            cats[lang] = load_catalog(po_path(ctx.project.root, lang, domain), lang, formats=False)
         except BuildError as exc:
             problems.extend(Problem(ctx.rel(p.file), p.line, p.path, p.message, p.hint) for p in exc.problems)
     return cats, problems
@@ -113,6 +118,16 @@ def _key_text(key: Key) -> str:
 
 def _translated(msg: Message) -> bool:
     return all(msg.string) if isinstance(msg.string, (list, tuple)) else bool(msg.string)
+
+
+@register_check
+def check_template_syntax(ctx: CheckContext) -> list[Problem]:
+    """The message templates (locales/*.pot) read strictly, as `msgfmt --check` would."""
+    from ..i18n.strict import po_problems
+    out = []
+    for pot in sorted((ctx.project.root / "locales").glob("*.pot")):
+        out += [Problem(ctx.rel(p.file), p.line, p.path, p.message, p.hint) for p in po_problems(pot)]
+    return out
 
 
 @register_check
