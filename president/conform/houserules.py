@@ -12,24 +12,13 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..scenarios.model import action_notation, canonical_state
-from .diagnose import rule_view
+from .diagnose import Evidence, rule_view
 
 RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "V", "D", "R", "A", "2")
 
 
 def _rank(card: str) -> int:
     return RANKS.index(card[:-1])
-
-
-@dataclass
-class Evidence:
-    """A divergent request with what came before it (this game's requests from new_game)."""
-
-    requests: list[dict[str, Any]]  # requests[-1] is the divergent one
-    expected: dict[str, Any]  # the reference's reply
-    actual: dict[str, Any]  # the engine's reply
-    before: dict[str, Any] | None  # the rule STATE before it (reference)
-    clause: str
 
 
 @dataclass(frozen=True)
