@@ -47,3 +47,29 @@ def test_number_words_a_catalog_declares_are_accepted(tmp_path):
     po = tmp_path / "x.po"
     po.write_text('# number-words: 1 = one; 3 = three trois\nmsgid ""\nmsgstr ""\n', encoding="utf-8")
     assert number_words(po) == {1: ("one",), 3: ("three", "trois")}
+
+
+def test_players_max_8_fails_check_as_it_fails_conform(tmp_path):
+    """A spec edit that passes check also passes conform: here neither does."""
+    from president.conform.client import InProcessClient
+    from president.conform.runner import run_scenarios
+    from president.engine import Ruleset
+    from president.project.build import Project, read_spec
+    from president.project.check import run_checks
+    from president.protocol import Session
+
+    from i18n_support import copy_project, edit_spec
+    root = copy_project(tmp_path)
+    edit_spec(root, lambda d: d["players"].update(max=8))
+    spec = read_spec(root / "spec" / "president.yaml")
+    clause = next(c for c in spec.clauses if c.id == "setup.players")
+    assert clause.title.endswith("to 3 to 8 players")  # the title takes its numbers from the spec
+    failed = [r.id for r in run_scenarios(InProcessClient(lambda: Session(Ruleset.from_spec(spec))), spec)
+              if r.outcome != "pass"]
+    assert failed == ["setup.players/seven-players-are-refused"]
+    problems = run_checks(Project.resolve(root))
+    held = [p for p in problems if "does not hold" in p.message]
+    assert len(held) == 1 and "seven players are refused" in held[0].message
+    assert held[0].file.endswith("spec/president.yaml") and held[0].line
+    # the translated title must follow too: its msgid changed with the spec
+    assert any("Deal all cards as evenly as possible to 3 to 8 players" in p.message for p in problems)

@@ -433,3 +433,6 @@ from . import steps_check  # noqa: E402,F401  (registers its checks)
 
 # Terms: every catalog follows the termbase of the published sheets.
 from . import terms_check  # noqa: E402,F401  (registers its check)
+
+# The spec's examples hold for the reference engine built from the same spec.
+from . import scenarios_check  # noqa: E402,F401  (registers its check)
