@@ -278,43 +278,55 @@ def iterations(obs: Observation) -> int:
     return max(MIN_ITER, min(MAX_ITER, WORK // max(1, sum(obs.hand_sizes))))
 
 
-def search(obs: Observation, rng: random.Random, root_actions: list[Action], iters: int) -> _Node:
-    """Run `iters` ISMCTS iterations from hard's information set `obs`; the root node."""
-    me = obs.seat
-    root = _Node(root_actions)
+def _iterate(g: GameState, root: _Node, me: int, rng: random.Random, first: int) -> None:
+    """One ISMCTS iteration in the determinization `g`: `first` at the root (or UCB1 if -1), UCB1
+    at hard's own nodes below, opponents by the model, a playout, then the reward backed up."""
     live = (Phase.EXCHANGE, Phase.PLAY)
-    for hands in sample_worlds(obs, rng, iters):
-        g = GameState.from_observation(obs, hands)
-        node, path = root, []
-        while True:
-            i = node.select()
-            fresh = node.visits[i] == 0
-            path.append((node, i))
-            g.apply(node.actions[i])
-            seen = []
-            while g.phase in live and g.to_act != me and g.hands[me]:
-                b = model_action(g, rng, OPP_NOISE)
-                seen.append(b)
-                g.apply(b)
-            if fresh or g.phase not in live or not g.hands[me]:
-                break
-            key = (i, tuple(seen))
-            child = node.children.get(key)
-            if child is None:
-                child = node.children[key] = _Node(play_options(g))
+    node, path = root, []
+    i = first if first >= 0 else root.select()
+    while True:
+        fresh = node.visits[i] == 0
+        path.append((node, i))
+        g.apply(node.actions[i])
+        seen = []
+        while g.phase in live and g.to_act != me and g.hands[me]:
+            b = model_action(g, rng, OPP_NOISE)
+            seen.append(b)
+            g.apply(b)
+        if (fresh and node is not root) or g.phase not in live or not g.hands[me]:
+            break
+        key = (i, tuple(seen))
+        child = node.children.get(key)
+        if child is None:
+            child = node.children[key] = _Node(play_options(g))
             node = child
-        reward = _reward(g, me, rng)
-        for nd, i in path:
-            nd.n += 1
-            nd.visits[i] += 1
-            nd.totals[i] += reward
+            i = node.select()
+            continue
+        node = child
+        i = node.select()
+    reward = _reward(g, me, rng)
+    for nd, i in path:
+        nd.n += 1
+        nd.visits[i] += 1
+        nd.totals[i] += reward
+
+
+def search(obs: Observation, rng: random.Random, root_actions: list[Action], iters: int) -> _Node:
+    """About `iters` ISMCTS iterations from hard's information set `obs`; the root node. Each
+    sampled world serves every root candidate once (the root compares candidates on the same
+    worlds, which removes the luck of the draw from the comparison); below the root, UCB1."""
+    root = _Node(root_actions)
+    worlds = sample_worlds(obs, rng, max(1, iters // len(root_actions)))
+    for hands in worlds:
+        for i in range(len(root_actions)):
+            _iterate(GameState.from_observation(obs, hands), root, obs.seat, rng, i)
     return root
 
 
 def best_action(root: _Node) -> Action:
-    """The most visited candidate (ties: the earlier, so medium's choice)."""
-    v = root.visits
-    return root.actions[max(range(len(v)), key=lambda i: (v[i], -i))]
+    """The candidate with the best mean reward (ties: the earlier, so medium's choice)."""
+    v, t = root.visits, root.totals
+    return root.actions[max(range(len(v)), key=lambda i: (t[i] / v[i] if v[i] else -1.0, -i))]
 
 
 @register("hard")
