@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from .cmd_i18n import _ROOT, _SPEC, _fail, _problems_of, _require_i18n, _say
+from .cmd_i18n import _ROOT, _SPEC, _fail, _problems_of, _require_i18n, _say, writable_root
 from .errors import PresidentError
 
 
@@ -27,7 +27,7 @@ def build(spec: Path | None, out: Path | None, root: Path | None) -> None:
     """
     _require_i18n()
     from .project.build import Project, build_project
-    project = Project.resolve(root, spec, out)
+    project = Project.resolve(writable_root(root, out), spec, out)
     try:
         result = build_project(project, _say)
     except PresidentError as exc:
@@ -35,7 +35,7 @@ def build(spec: Path | None, out: Path | None, root: Path | None) -> None:
     for rel in result.written:
         _say(f"wrote {project.target(rel)}")
     _say(f"build: {len(result.written)} written, {len(result.unchanged)} unchanged "
-         f"in {result.seconds:.2f}s ({project.rules_dir})")
+         f"in {result.seconds:.2f}s (sheets in {project.rules_dir}, features in {project.features_dir})")
 
 
 @click.command()

@@ -86,6 +86,8 @@ class Session:
             request = json.loads(line)
         except (ValueError, UnicodeDecodeError) as exc:
             reply = error("bad_json", f"the line is not JSON: {exc}")
+        except RecursionError:  # any nesting depth: refused, never fatal
+            reply = error("bad_json", "the line nests JSON too deeply to be a request")
         else:
             reply = self.handle(request)
         return json.dumps(reply, separators=(",", ":"), ensure_ascii=False)

@@ -104,10 +104,13 @@ def test_conform_cli_reference_with_reports(tmp_path):
                    "--cucumber-json", str(tmp_path / "c.json"), "--report-lang", "ru", "--html", str(tmp_path / "r.html"))
     assert out.returncode == 0, out.stdout + out.stderr
     data = json.loads((tmp_path / "r.json").read_text())
-    assert data["failed"] == data["errors"] == 0 and data["passed"] == len(build_scenarios(SPEC))
-    assert data["steps_per_s"] > 0 and data["clauses"]["play.count-matches"] == "pass"
+    sc, ai, lock = data["scenarios"], data["ai_scenarios"], data["lockstep"]
+    assert sc["failed"] == sc["errors"] == sc["blocked"] == 0 and lock["divergent"] == lock["errors"] == 0
+    assert sc["passed"] + ai["passed"] == len(build_scenarios(SPEC)) and ai["passed"] > 0
+    assert lock["games"] == 5 and lock["steps"] > 0 and lock["steps_per_s"] > 0 == len(data["deviations"])
+    assert data["clauses"]["play.count-matches"]["outcome"] == "pass" and data["protocol_notes"] == []
     assert "steps/s" in out.stdout.splitlines()[-1]
-    assert "<testsuite" in (tmp_path / "r.xml").read_text()
+    assert 'failures="0"' in (tmp_path / "r.xml").read_text()
     assert json.loads((tmp_path / "c.json").read_text())[0]["elements"][0]["steps"]
     assert 'class="pass"' in (tmp_path / "r.html").read_text()
 
@@ -161,7 +164,8 @@ def test_lockstep_agrees_with_itself_and_catches_a_mutant():
         res = run_lockstep(SPEC, bad, games=30, seed=1)
     finally:
         bad.close()
-    assert res.failed >= 1 and "order" in res.divergences[0].details
+    assert res.failed >= 1 and res.divergences[0].clause.startswith("revolution.")
+    assert "order" in res.divergences[0].message and res.games == 30  # every game is played
 
 
 def test_annotated_sheet_marks_the_failing_rule_line_in_arabic(tmp_path):
