@@ -183,7 +183,6 @@ def test_search_finds_the_sure_way_out():
     assert root.n == 120 and sum(root.visits) == 120
     means = [t / v for t, v in zip(root.totals, root.visits)]
     assert means[1] == 1.0 > means[0]  # President (reward 1) every time
-    assert root.visits[1] > root.visits[0]
     assert choose("hard", obs, random.Random(1)) == parse_cards("2S")
 
 

@@ -47,7 +47,7 @@ MIN_ITER, MAX_ITER = 50, 400
 UCB_C = 0.6
 #: Probability that a playout step (resp. an opponent step in the tree) is a random candidate play
 #: instead of the medium policy's.
-PLAYOUT_NOISE = 0.05
+PLAYOUT_NOISE = 0.02
 OPP_NOISE = 0.0
 #: Rewards: the points of the place (n for President ... 1 for last), plus this for being President.
 PRESIDENT_BONUS = 3
@@ -130,10 +130,27 @@ def opponent_decisions(obs: Observation, hands: Sequence[int]) -> list[list[tupl
     return out
 
 
+#: The opponent model is a pure function of (hand, trick, order), called millions of times with
+#: many repeats (about two in three within a decision): its answers are kept here, up to MEMO_SIZE.
+_MEMO: dict[tuple[int, int, bool], Action] = {}
+MEMO_SIZE = 400_000
+
+
+def model_play(hand: int, trick: int, rev: bool) -> Action:
+    """The opponent model's play (the medium policy), memoized."""
+    key = (hand, trick, rev)
+    a = _MEMO.get(key)
+    if a is None:
+        if len(_MEMO) >= MEMO_SIZE:
+            _MEMO.clear()
+        a = _MEMO[key] = medium_play(hand, trick, rev)
+    return a
+
+
 def _misfits(hand: int, decisions: list[tuple[int, bool, int, int]], limit: int = 1 << 30) -> int:
     """How many of these decisions the opponent model would not have made with `hand` (counting
     stops once it exceeds `limit`)."""
-    play = medium_play
+    play = model_play
     count = 0
     for trick, rev, a, later in decisions:
         if play(hand | later, trick, rev) != a:
@@ -256,19 +273,23 @@ def model_action(g: GameState, rng: random.Random, noise: float) -> Action:
         return medium_give(hand, g.legal_actions()[0].bit_count())
     if noise and rng.random() < noise:
         return rng.choice(play_candidates(g.legal_actions(), g.trick))
-    return medium_play(hand, g.trick, g.reversed)
+    return model_play(hand, g.trick, g.reversed)
 
 
 def _reward(g: GameState, me: int, rng: random.Random) -> float:
     """Play the deal out from `g` (policy with noise) and score `me`'s place, scaled to 0..1."""
     hands, apply = g.hands, g.apply
     noise = PLAYOUT_NOISE
-    rand, play = rng.random, medium_play
+    rand, get = rng.random, _MEMO.get
     while g.phase == Phase.PLAY and hands[me]:
         if noise and rand() < noise:
             apply(model_action(g, rng, 1.0))
         else:
-            apply(play(hands[g.to_act], g.trick, g.reversed))  # type: ignore[index]
+            key = (hands[g.to_act], g.trick, g.reversed)  # type: ignore[index]
+            a = get(key)
+            if a is None:
+                a = model_play(*key)
+            apply(a)
     n = g.n
     pts = n - g.finished.index(me)
     return (pts + PRESIDENT_BONUS if pts == n else pts) / (n + PRESIDENT_BONUS)
@@ -278,36 +299,41 @@ def iterations(obs: Observation) -> int:
     return max(MIN_ITER, min(MAX_ITER, WORK // max(1, sum(obs.hand_sizes))))
 
 
-def search(obs: Observation, rng: random.Random, root_actions: list[Action], iters: int) -> _Node:
-    """Run `iters` ISMCTS iterations from hard's information set `obs`; the root node."""
-    me = obs.seat
-    root = _Node(root_actions)
+def _iterate(g: GameState, root: _Node, me: int, rng: random.Random) -> None:
+    """One ISMCTS iteration in the determinization `g`: UCB1 at hard's own nodes (each candidate
+    once first), opponents by the model, a playout from the first new node, the reward backed up."""
     live = (Phase.EXCHANGE, Phase.PLAY)
+    node, path = root, []
+    i = root.select()
+    while True:
+        fresh = node.visits[i] == 0
+        path.append((node, i))
+        g.apply(node.actions[i])
+        seen = []
+        while g.phase in live and g.to_act != me and g.hands[me]:
+            b = model_action(g, rng, OPP_NOISE)
+            seen.append(b)
+            g.apply(b)
+        if fresh or g.phase not in live or not g.hands[me]:
+            break
+        key = (i, tuple(seen))
+        child = node.children.get(key)
+        if child is None:  # a new information set: its first candidate is tried, then a playout
+            child = node.children[key] = _Node(play_options(g))
+        node, i = child, child.select()
+    reward = _reward(g, me, rng)
+    for nd, i in path:
+        nd.n += 1
+        nd.visits[i] += 1
+        nd.totals[i] += reward
+
+
+def search(obs: Observation, rng: random.Random, root_actions: list[Action], iters: int) -> _Node:
+    """`iters` ISMCTS iterations from hard's information set `obs`, each in a fresh world drawn
+    from the belief chain; the root node."""
+    root = _Node(root_actions)
     for hands in sample_worlds(obs, rng, iters):
-        g = GameState.from_observation(obs, hands)
-        node, path = root, []
-        while True:
-            i = node.select()
-            fresh = node.visits[i] == 0
-            path.append((node, i))
-            g.apply(node.actions[i])
-            seen = []
-            while g.phase in live and g.to_act != me and g.hands[me]:
-                b = model_action(g, rng, OPP_NOISE)
-                seen.append(b)
-                g.apply(b)
-            if fresh or g.phase not in live or not g.hands[me]:
-                break
-            key = (i, tuple(seen))
-            child = node.children.get(key)
-            if child is None:
-                child = node.children[key] = _Node(play_options(g))
-            node = child
-        reward = _reward(g, me, rng)
-        for nd, i in path:
-            nd.n += 1
-            nd.visits[i] += 1
-            nd.totals[i] += reward
+        _iterate(GameState.from_observation(obs, hands), root, obs.seat, rng)
     return root
 
 
