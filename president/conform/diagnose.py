@@ -128,7 +128,9 @@ def state_clause(before: dict[str, Any] | None, req: dict[str, Any], exp: dict[s
     if "hands" in fields:
         return "play.own-cards", "hands"
     if (e.get("trick") is None) != (a.get("trick") is None):
-        return ("revolution.no-clear" if len(last_play) == 4 else "trick.end"), "trick"
+        seat = req.get("player")
+        out = isinstance(seat, int) and seat < len(e.get("hands") or []) and not e["hands"][seat]
+        return ("revolution.no-clear" if len(last_play) == 4 and not out else "trick.end"), "trick"
     if "passed" in fields:
         return "pass.final", "passed"
     if "to_act" in fields:

@@ -338,7 +338,7 @@ class _Game:
         ev = Evidence(list(self.history), expected, actual, rule_view(before) if before else None, finding.clause)
         div.evidence = ev
         rule = explain(ev, replay_on_reference(self.rules), self.ref_options)
-        key = (finding.clause, rule.label if rule else describe(ev))
+        key = (finding.clause, rule.label if rule else describe(ev, {d.description for d in res.deviations.values()}))
         if key in res.deviations:
             dev = res.deviations[key]
             dev.count += 1
