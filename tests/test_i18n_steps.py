@@ -87,7 +87,7 @@ def test_unreviewed_marks_survive_an_update_and_are_counted():
     steps_po = ROOT / "locales" / "ru" / "LC_MESSAGES" / "steps.po"
     from president.i18n.catalogs import load_catalog
     merged = merge_catalog(load_catalog(steps_po, "ru"), steps_template(SPEC), "ru")
-    assert all("unreviewed" in m.auto_comments for m in merged if m.id)
+    assert all("unreviewed" in m.user_comments for m in merged if m.id)
     rows = {row[0]: row for row in catalog_stats(ROOT, "steps")}
     assert rows["ru"][5] == rows["ru"][1] > 0
 
