@@ -370,7 +370,9 @@ class _Game:
             if state is None:
                 state = self.client.request({"cmd": "state"}).get("state")
             self._continue(state, game_config, ref.game.last_ranking if ref.game else [])
-        except (ProtocolViolation, PositionError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        except PositionError:
+            return  # a position the reference cannot take up (the exchange): the next game starts
+        except (ProtocolViolation, KeyError, TypeError, ValueError, AttributeError) as exc:
             self.result.divergences.append(Divergence(self.number, self.seed, len(self.history), {},
                                                       f"could not follow the engine: {exc}", kind="error",
                                                       clause="protocol"))
