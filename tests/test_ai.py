@@ -10,8 +10,7 @@ from president.ai import choose, levels, player
 from president.ai.examples import ai_examples, run_example
 from president.ai import hard as hard_ai
 from president.ai.base import ASCENDING, LOW_SUITS, POP
-from president.ai.hard import (opponent_decisions, playout, rollout, sample_hands, sample_worlds, solve,
-                               unseen_cards, world_state)
+from president.ai.hard import opponent_decisions, sample_hands, sample_worlds, search, unseen_cards
 from president.ai.medium import ABOVE, medium_play
 from president.cards import FULL_DECK, NUM_RANKS, SUBSETS, parse_cards
 from president.engine import PASS, GameState, Phase
@@ -126,29 +125,30 @@ def test_medium_play_matches_the_plain_reading_of_its_clauses():
         assert medium_play(hand, trick, rev) == _medium_reference(hand, trick, rev), (hex(hand), hex(trick), rev)
 
 
-def test_fast_playout_matches_the_engine():
-    """hard's int-only rollout reaches the same place as playing the deal out on a GameState."""
+def test_worlds_from_an_observation_play_on_like_the_real_game():
+    """A determinization built from an observation with the true hands (the search's only way into
+    the rules) is the real game: same observation, and the same play from then on, exchanges included."""
     rng = random.Random(5)
-    for seed in range(40):
-        g = GameState.new(players=3 + seed % 3, seed=seed)
-        for _ in range(rng.randrange(12)):
-            if g.phase != Phase.PLAY:
-                break
-            g.apply(rng.choice(g.legal_actions()))
-        if g.phase != Phase.PLAY:
-            continue
-        me = g.to_act
-        obs = g.observation(me)
-        for a in obs.legal[:4]:
-            h = g.copy()
-            h.apply(a)
-            expected = rollout(world_state(h.observation(me), h.hands[:]), me) if h.phase == Phase.PLAY else (
-                h.n - h.last_ranking.index(me))
-            if h.phase == Phase.PLAY and not h.hands[me]:
-                expected = h.n - h.finished.index(me)
-            got = playout(g.hands[:], g.n, me, g.trick, -1 if g.trick_by is None else g.trick_by, g.passed,
-                          g.reversed, len(g.finished), me, g.config.revolution, a)
-            assert got == expected
+    for seed in range(30):
+        g = GameState.new(players=3 + seed % 3, deals=2, seed=seed)
+        while g.phase in (Phase.PLAY, Phase.EXCHANGE, Phase.DEAL_OVER):
+            if g.phase == Phase.DEAL_OVER:
+                g.start_next_deal()
+                continue
+            if rng.random() < 0.15:
+                seat = g.to_act
+                obs = g.observation(seat)
+                w = GameState.from_observation(obs, g.hands)
+                assert w.observation(seat) == obs
+                real = g.copy()
+                while real.phase in (Phase.PLAY, Phase.EXCHANGE):
+                    a = choose("medium", real.observation(real.to_act), random.Random(0))
+                    assert w.to_act == real.to_act and w.legal_actions() == real.legal_actions()
+                    w.apply(a)
+                    real.apply(a)
+                assert (w.finished, w.last_ranking, w.scores) == (real.finished, real.last_ranking, real.scores)
+            a = choose("medium", g.observation(g.to_act), random.Random(0))
+            g.act(g.to_act, a, give=g.phase == Phase.EXCHANGE)
 
 
 def test_opponents_decisions_fit_their_true_hands():
@@ -160,7 +160,7 @@ def test_opponents_decisions_fit_their_true_hands():
             g.apply(medium_play(g.hands[g.to_act], g.trick, g.reversed))
         me = g.to_act
         obs = g.observation(me)
-        decisions = opponent_decisions(obs)
+        decisions = opponent_decisions(obs, g.hands)
         assert sum(map(len, decisions)) == 22 - sum(1 for _d, s, _a in obs.history if s == me)
         assert all(hard_ai._misfits(g.hands[s], decisions[s]) == 0 for s in range(4) if s != me)
         worlds = sample_worlds(obs, random.Random(seed), 20)
@@ -174,19 +174,23 @@ def test_opponents_decisions_fit_their_true_hands():
         assert misfits < blind / 2, (misfits, blind)
 
 
-def test_endgame_search_finds_the_way_out():
-    # 3 players: leading 2S first, then 3C, makes seat 0 President; leading 3C first does not
-    hands = [parse_cards(h) for h in ("3C 2S", "4D", "5D 6D")]
-    assert solve(hands[:], 3, 0, -1, 0, False, 0, 0, True, {}) == 3
-    assert playout(hands[:], 3, 0, 0, -1, 0, False, 0, 0, True, parse_cards("3C")) < 3
+def test_search_finds_the_sure_way_out():
+    # 3 players, one card each for the others: leading 2S, then 3C, makes seat 0 President in every
+    # world; leading 3C first lets a higher single go out first
+    g = GameState.new(players=3, hands=["3C 2S", "4D", "5D"])
+    obs = g.observation(0)
+    root = search(obs, random.Random(1), [parse_cards("3C"), parse_cards("2S")], 120)
+    assert root.n == 120 and sum(root.visits) == 120
+    means = [t / v for t, v in zip(root.totals, root.visits)]
+    assert means[1] == 1.0 > means[0]  # President (reward 1) every time
+    assert choose("hard", obs, random.Random(1)) == parse_cards("2S")
 
 
 @pytest.fixture
 def light_hard(monkeypatch):
-    """A lighter hard (far fewer sampled worlds and rollouts): the same code paths, faster tests.
+    """A lighter hard (far fewer iterations and a shorter belief chain): the same code paths, faster tests.
     Tournament processes are forked, so they see the patch too."""
-    for name, value in (("ROLLOUT_CARDS", 3000), ("MIN_WORLDS", 6), ("BURN_IN", 60), ("THIN", 4),
-                        ("ENDGAME_WORLDS", 8)):
+    for name, value in (("WORK", 600), ("MIN_ITER", 12), ("MAX_ITER", 40), ("BURN_IN", 60)):
         monkeypatch.setattr(hard_ai, name, value)
 
 

@@ -14,15 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..scenarios.model import action_notation, canonical_state, sort_cards
+from ..scenarios.model import LATITUDE, action_notation, canonical_state, sort_cards
 
-#: STATE fields the rules are silent on, per phase (docs/protocol.md, "STATE field by field").
-LATITUDE: dict[str, frozenset[str]] = {
-    "play": frozenset(),
-    "exchange": frozenset({"trick", "passed", "finished", "order"}),
-    "deal_over": frozenset({"trick", "passed", "order"}),
-    "game_over": frozenset({"trick", "passed", "order"}),
-}
 RULE_FIELDS = ("phase", "deal", "to_act", "order", "trick", "passed", "hands", "finished", "scores")
 
 
@@ -56,6 +49,17 @@ def note_kind(note: str) -> str:
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+@dataclass
+class Evidence:
+    """A divergent request with what came before it (this game's requests from new_game)."""
+
+    requests: list[dict[str, Any]]  # requests[-1] is the divergent one
+    expected: dict[str, Any]  # the reference's reply
+    actual: dict[str, Any]  # the engine's reply
+    before: dict[str, Any] | None  # the rule STATE before it (reference)
+    clause: str
 
 
 @dataclass
@@ -124,7 +128,9 @@ def state_clause(before: dict[str, Any] | None, req: dict[str, Any], exp: dict[s
     if "hands" in fields:
         return "play.own-cards", "hands"
     if (e.get("trick") is None) != (a.get("trick") is None):
-        return "trick.end", "trick"
+        seat = req.get("player")
+        out = isinstance(seat, int) and seat < len(e.get("hands") or []) and not e["hands"][seat]
+        return ("revolution.no-clear" if len(last_play) == 4 and not out else "trick.end"), "trick"
     if "passed" in fields:
         return "pass.final", "passed"
     if "to_act" in fields:
@@ -200,3 +206,60 @@ def _action_of(text: str) -> dict[str, Any]:
     if text.startswith("give "):
         return {"type": "give", "cards": text[5:].split()}
     return {"type": "play", "cards": list(sort_cards(text.split()))}
+
+
+class SchemaSampler:
+    """Validates replies against the shipped schemas (`wire.reply_problems`): the first reply of
+    each kind (command, ok, phase, keys) in a run, so a conforming engine pays ~15 ms once per
+    kind and a malformed one is caught as soon as its replies change shape."""
+
+    def __init__(self) -> None:
+        self.seen: set[tuple[Any, ...]] = set()
+
+    def __call__(self, cmd: str, reply: Any) -> list[str]:
+        from .. import wire
+
+        if cmd not in wire.REPLY_FOR:
+            return []
+        if not isinstance(reply, dict):
+            return wire.reply_problems(cmd, reply)
+        state = reply.get("state")
+        kind = (cmd, reply.get("ok"), tuple(sorted(reply)),
+                tuple(sorted(state)) + (state.get("phase"),) if isinstance(state, dict) else None)
+        if kind in self.seen:
+            return []
+        self.seen.add(kind)
+        return wire.reply_problems(cmd, reply)
+
+
+def root_cause(sent: list[tuple[dict[str, Any], Any]], rules: Any = None) -> tuple[Finding, Evidence] | None:
+    """Replay what an engine was sent on the reference: the first rule divergence of its replies."""
+    from ..engine import Ruleset
+    from ..protocol import Session
+
+    ref = Session(rules or Ruleset.from_spec())
+    before: dict[str, Any] | None = None
+    for req, actual in sent:
+        game = ref.game
+        refusal = None
+        if req.get("cmd") == "legal" and game is not None:
+            def refusal(text: str, game=game) -> str:  # noqa: E306 - the reference's own check
+                from ..cards import parse_cards
+                action = _action_of(text)
+                err = game.check(game.to_act, parse_cards(action.get("cards", [])), give=action["type"] == "give")
+                return err.rule if err is not None else ""
+        expected = ref.handle(req)
+        if not isinstance(actual, dict) or not isinstance(actual.get("ok"), bool):
+            return None
+        try:
+            finding = diverge(req, expected, actual, before, refusal)
+        except Exception:  # noqa: BLE001 - a malformed reply is the protocol's business, not a rule's
+            return None
+        if finding is not None:
+            requests = [r for r, _ in sent[:len(sent)]]
+            upto = next(i for i, (r, _) in enumerate(sent) if r is req)
+            return finding, Evidence(requests[:upto + 1], expected, actual,
+                                     rule_view(before) if before else None, finding.clause)
+        if expected.get("ok") and "state" in expected:
+            before = expected["state"]
+    return None

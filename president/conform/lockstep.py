@@ -27,8 +27,8 @@ from ..scenarios.model import action_notation, canonical_state, card_key, check_
 from ..scenarios.position import PositionError, game_from_state
 from ..spec import Spec
 from .client import Client, EngineDied, EngineTimeout, ProtocolViolation
-from .diagnose import Finding, diverge, note_kind, representation_notes, rule_view
-from .houserules import Evidence, HouseRule, describe, explain
+from .diagnose import Evidence, Finding, diverge, note_kind, representation_notes, rule_view
+from .houserules import HouseRule, describe, explain
 
 MAX_FOLLOW = 40  # resynchronisations per game
 
@@ -87,6 +87,7 @@ class Deviation:
     description: str
     first: Divergence
     count: int = 1
+    samples: list[Divergence] = field(default_factory=list)  # evidence replayable from new_game
 
     @property
     def key(self) -> str:
@@ -245,7 +246,7 @@ def _refusal_rule(session: Session):
     return why
 
 
-def _replay(rules: Ruleset):
+def replay_on_reference(rules: Ruleset):
     def run(requests: list[dict[str, Any]]) -> dict[str, Any] | None:
         s = Session(rules)
         first = s.handle(requests[0])
@@ -336,12 +337,16 @@ class _Game:
             return False
         ev = Evidence(list(self.history), expected, actual, rule_view(before) if before else None, finding.clause)
         div.evidence = ev
-        rule = explain(ev, _replay(self.rules), self.ref_options)
-        key = (finding.clause, rule.label if rule else describe(ev))
+        rule = explain(ev, replay_on_reference(self.rules), self.ref_options)
+        key = (finding.clause, rule.label if rule else describe(ev, {d.description for d in res.deviations.values()}))
         if key in res.deviations:
-            res.deviations[key].count += 1
+            dev = res.deviations[key]
+            dev.count += 1
+            if len(dev.samples) < 8 and not any(d.game == self.number for d in dev.samples) and self.follows == 0:
+                dev.samples.append(div)
         else:
-            res.deviations[key] = Deviation(finding.clause, rule, "" if rule else key[1], div)
+            res.deviations[key] = Deviation(finding.clause, rule, "" if rule else key[1], div,
+                                            samples=[div] if self.follows == 0 else [])
         if rule is not None and rule.option in self.declared and sum(
                 d.game == self.number for d in res.divergences) == 1:
             res.divergent_games.discard(self.number)  # judged against the variant it declared
