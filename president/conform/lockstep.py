@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..spec import Spec
-from .client import Client, EngineDied, EngineTimeout, InProcessClient, ProtocolViolation
+from .client import Client, InProcessClient, ProtocolViolation
 from ..scenarios.model import (action_notation, canonical_state, card_key, check_state_shape, state_diff,
                         state_text)
 
@@ -173,7 +173,8 @@ def compare(req: dict[str, Any], expected: dict[str, Any], actual: dict[str, Any
 
 
 def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
-                 reference: Callable[[], Client] | None = None, max_divergences: int = 20) -> LockstepResult:
+                 reference: Callable[[], Client] | None = None, max_divergences: int = 20,
+                 progress: Callable[[int], None] | None = None) -> LockstepResult:
     ref = (reference or InProcessClient)()
     result = LockstepResult()
     card_key(spec)
@@ -187,8 +188,10 @@ def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
         try:
             replies = client.pipeline(requests)
         except ProtocolViolation as exc:
-            result.divergences.append(Divergence(g, game_seed, -1, {}, f"{type(exc).__name__}: {exc}", kind="error"))
-            if isinstance(exc, (EngineDied, EngineTimeout)) and hasattr(client, "restart"):
+            at = min(exc.index, len(requests) - 1)
+            result.divergences.append(Divergence(g, game_seed, at, requests[at], f"{type(exc).__name__}: {exc}",
+                                                 kind="error"))
+            if hasattr(client, "restart"):
                 client.restart()
             continue
         result.requests += len(requests)
@@ -208,6 +211,8 @@ def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
                 result.steps += 1
             if expected.get("ok") and "state" in expected:
                 prev_state = expected["state"]
+        if progress:
+            progress(g + 1)
         if len(result.divergences) >= max_divergences:
             break
     result.seconds = time.perf_counter() - t0
