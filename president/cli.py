@@ -10,10 +10,18 @@ import os
 import signal
 import sys
 
-import click
 
-from . import __version__
-from .errors import PresidentError
+def _interrupted_early(signum: int, frame: object) -> None:
+    """Ctrl-C while the command line is still loading: nothing to clean up yet."""
+    interrupted()
+
+
+signal.signal(signal.SIGINT, _interrupted_early)  # until a command runs (see Main.invoke)
+
+import click  # noqa: E402
+
+from . import __version__  # noqa: E402
+from .errors import PresidentError  # noqa: E402
 
 INTERRUPTED = 130
 
@@ -43,6 +51,8 @@ class Main(click.Group):
                 formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+        if signal.getsignal(signal.SIGINT) is _interrupted_early:  # from now on Ctrl-C unwinds (cleanups run)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
