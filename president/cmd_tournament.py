@@ -7,15 +7,26 @@ from pathlib import Path
 import click
 
 
+class LevelsOption(click.Option):
+    """--seats: its help lists the AI levels the spec declares (read only when help is shown)."""
+
+    def get_help_record(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+        from .ai.base import levels
+        self.help = f"{self.help.split(' Levels:')[0] if self.help else ''} Levels: {', '.join(levels())}."
+        return super().get_help_record(ctx)
+
+
 @click.command()
-@click.option("--seats", required=True, help="AI level per seat, comma-separated, e.g. hard,medium,medium,medium.")
+@click.option("--seats", required=True, cls=LevelsOption, metavar="LEVEL,LEVEL,...",
+              help="AI level per seat, comma-separated, e.g. hard,medium,medium,medium.")
 @click.option("--games", "-n", type=click.IntRange(min=1), required=True, help="Games to play.")
-@click.option("--deals", "-k", type=click.IntRange(min=1), default=1, show_default=True, help="Deals per game.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--deals", "-d", type=click.IntRange(min=1), default=1, show_default=True, help="Deals per game.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the games: the same seed plays the same games, whatever --jobs is.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes; results are identical for any value.")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Also write the results as JSON to this file ('-' for stdout).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="Also write the results as JSON to FILE ('-' for stdout).")
 def tournament(seats: str, games: int, deals: int, seed: int, jobs: int, json_path: Path | None) -> None:
     """Play N games between AI levels; seats rotate between games to remove position bias.
 
@@ -39,6 +50,8 @@ def tournament(seats: str, games: int, deals: int, seed: int, jobs: int, json_pa
     if not rules.min_players <= len(levels) <= rules.max_players:
         raise click.BadParameter(f"{len(levels)} seats; the game needs {rules.min_players} to {rules.max_players}",
                                  param_hint="--seats")
+    from .cliutil import check_output, write_output
+    check_output(json_path, "--json")
     console = Console(stderr=True)
     with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True, disable=not console.is_terminal) as bar:
@@ -58,4 +71,4 @@ def tournament(seats: str, games: int, deals: int, seed: int, jobs: int, json_pa
         if str(json_path) == "-":
             click.echo(text)
         else:
-            json_path.write_text(text + "\n", encoding="utf-8")
+            write_output(json_path, text + "\n", "--json")
