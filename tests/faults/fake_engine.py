@@ -20,7 +20,8 @@ MODES = {
     "hang": "answers hello, then never answers again (reads and ignores every request)",
     "hang-at-start": "never answers anything, not even hello",
     "crash": "exits with a message on stderr at the first act",
-    "log-stdout": "writes one log line on stdout before its first new_game reply",
+    "log-stdout": "writes one log line on stdout before its first new_game reply, in every process",
+    "log-once": "writes one log line on stdout before one new_game reply, once in the whole run",
     "log-at-start": "writes a log line on stdout as it starts, every time",
     "out-of-order": "answers two requests that arrive together in swapped order",
     "twice": "answers every new_game twice",
@@ -68,6 +69,9 @@ def main(mode: str) -> int:
         if mode == "log-stdout" and cmd == "new_game" and not logged:
             out.write("debug: new game starting\n")
             logged = True
+        if mode == "log-once" and cmd == "new_game" and not os.path.exists(os.environ["FAKE_MARKER"]):
+            open(os.environ["FAKE_MARKER"], "w").close()
+            out.write("debug: new game starting\n")
         if mode == "twice" and cmd == "new_game":
             out.write(reply)
         if mode == "out-of-order" and (held or more):
