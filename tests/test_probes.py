@@ -34,7 +34,7 @@ def run(*args: str, code: int) -> str:
     (("bench", "--players", "7", "--games", "1"), 2, "the game needs 3 to 6"),
     (("bench", "--games", "0"), 2, "--games"),
     (("tournament", "--seats", "medium,easy,easy,easy", "-k", "2", "--games", "1"), 2, "No such option '-k'"),
-    (("tournament", "--seats", "medium,easy,wizard", "--games", "1"), 2, "unknown level(s) wizard"),
+    (("tournament", "--seats", "medium,easy,wizard", "--games", "1"), 2, "unknown level(s) 'wizard'"),
 ])
 def test_usage_errors(args, code, wanted):
     assert wanted in run(*args, code=code)

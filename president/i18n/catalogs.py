@@ -24,16 +24,19 @@ LANGS: tuple[str, ...] = (SOURCE_LANG, *CATALOG_LANGS)
 PSEUDO_LANG = "xx"
 DOMAIN = "rules"
 
+
+
+def babel_plural_forms(lang: str) -> str:
+    """The Plural-Forms of `lang` from the pinned Babel's data (the header `pybabel init` writes).
+
+    For integers it agrees with CLDR's plural categories (`Locale.plural_form`), which
+    tests/test_i18n_plurals.py checks for every language."""
+    from babel.messages.plurals import get_plural
+    return get_plural(lang).plural_forms
+
+
 #: Written explicitly in every catalog header (and checked), never left to tool defaults.
-PLURAL_FORMS: dict[str, str] = {
-    "en": "nplurals=2; plural=(n != 1);",
-    "ar": "nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? 4 : 5);",
-    "el": "nplurals=2; plural=(n != 1);",
-    "ru": ("nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
-           "(n%100<10 || n%100>=20) ? 1 : 2);"),
-    "hy": "nplurals=2; plural=(n != 1);",
-    "hi": "nplurals=2; plural=(n != 1);",
-}
+PLURAL_FORMS: dict[str, str] = {lang: babel_plural_forms(lang) for lang in LANGS}
 PLURAL_FORMS[PSEUDO_LANG] = PLURAL_FORMS["en"]
 
 Key = tuple[str | None, str]  # (msgctxt, msgid)
@@ -189,8 +192,30 @@ class Translator:
         return _fill(self._find(Lookup(context, msgid, dynamic=True, origin=origin), None), values)
 
 
+#: Bidi isolation marks around values written left to right (card codes, rank orders, numbers,
+#: option settings): the layouts keep them (Markdown), turn them into <bdi dir="ltr"> (HTML) or
+#: drop them (plain text, which must equal the published sheets).
+LRI, PDI = "\u2066", "\u2069"
+ISOLATES = re.compile("[\u2066\u2069]")
+
+
+def isolate(value: Any) -> str:
+    """`value` as a left-to-right isolate (idempotent)."""
+    text = str(value)
+    return text if text.startswith(LRI) and text.endswith(PDI) else f"{LRI}{text}{PDI}"
+
+
+def strip_isolates(text: str) -> str:
+    return ISOLATES.sub("", text)
+
+
 def _fill(text: str, values: dict[str, Any]) -> str:
-    return text % values if values else text
+    """%-format `text`; int values filling a `%(name)s` placeholder are isolated (numbers)."""
+    if not values:
+        return text
+    filled = {k: isolate(v) if isinstance(v, int) and not isinstance(v, bool) and f"%({k})s" in text else v
+              for k, v in values.items()}
+    return text % filled
 
 
 # --- pseudo-locale ------------------------------------------------------------------------

@@ -109,17 +109,26 @@ def steps_template(spec: Spec) -> Catalog:
 
 
 def merge_catalog(old: Catalog | None, template: Catalog, lang: str, fuzzy_matching: bool = True) -> Catalog:
-    """`old` merged with `template` as `pybabel update` does, keeping the `#. unreviewed` marks
-    (Babel replaces auto comments with the template's, so they are re-applied here)."""
-    from .extract import new_catalog, set_plural_forms
+    """`old` merged with `template` as `pybabel update` does.
+
+    Review marks are translator comments (`# unreviewed`), which every tool keeps: Babel's
+    update, msgmerge, Poedit and Weblate all carry `#` comments over and replace `#.` ones.
+    An old-style `#. unreviewed` extracted comment is turned into `# unreviewed` here."""
+    from .extract import merge_template, new_catalog, set_plural_forms
     cat = old if old is not None else new_catalog(lang, DOMAIN)
-    marked = {_key(m) for m in cat if m.id and is_unreviewed(m)}
-    cat.update(template, no_fuzzy_matching=not fuzzy_matching, update_header_comment=False)
-    for msg in cat:
-        if msg.id and _key(msg) in marked and UNREVIEWED not in msg.auto_comments:
-            msg.auto_comments = [*msg.auto_comments, UNREVIEWED]
+    for msg in [*cat, *cat.obsolete.values()]:
+        if msg.id and is_unreviewed(msg):
+            mark_unreviewed(msg)
+    merge_template(cat, template, fuzzy_matching)
     set_plural_forms(cat, lang)
     return cat
+
+
+def mark_unreviewed(msg: Message) -> None:
+    """Give `msg` the review mark `# unreviewed` (a translator comment, kept by the tools)."""
+    msg.auto_comments = [c for c in msg.auto_comments if c.strip() != UNREVIEWED]
+    if UNREVIEWED not in (c.strip() for c in msg.user_comments):
+        msg.user_comments = [*msg.user_comments, UNREVIEWED]
 
 
 def updated_steps_catalogs(root: Path, spec: Spec, langs: tuple[str, ...] = CATALOG_LANGS,
@@ -139,7 +148,7 @@ def _key(msg: Message) -> Key:
 
 
 def is_unreviewed(msg: Message) -> bool:
-    """Marked `#. unreviewed` (or, as in the rules catalogs, `# unreviewed`)."""
+    """Marked `# unreviewed` (a translator comment; `#. unreviewed` read too, from older catalogs)."""
     return any(c.strip() == UNREVIEWED for c in (*msg.auto_comments, *msg.user_comments))
 
 

