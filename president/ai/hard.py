@@ -41,8 +41,8 @@ from .base import register
 from .medium import medium_give, medium_play
 
 #: Search work: iterations = WORK // cards still in all hands, between MIN_ITER and MAX_ITER.
-WORK = 6_000
-MIN_ITER, MAX_ITER = 50, 400
+WORK = 7_000
+MIN_ITER, MAX_ITER = 50, 450
 #: UCB1 exploration constant (rewards are scaled to 0..1).
 UCB_C = 0.6
 #: Probability that a playout step (resp. an opponent step in the tree) is a random candidate play

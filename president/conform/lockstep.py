@@ -28,7 +28,10 @@ from ..scenarios.position import PositionError, game_from_state
 from ..spec import Spec
 from .client import Client, EngineDied, EngineTimeout, ProtocolViolation
 from .diagnose import Evidence, Finding, diverge, note_kind, representation_notes, rule_view
-from .houserules import HouseRule, describe, explain
+from .houserules import HOUSE_RULES, HouseRule, describe, explain
+
+#: Protocol option names of the house rules (docs/protocol.md), besides revolution and deals.
+HOUSE_OPTIONS = tuple(dict.fromkeys(r.option for r in HOUSE_RULES if r.option not in ("revolution", "deals")))
 
 MAX_FOLLOW = 40  # resynchronisations per game
 
@@ -138,7 +141,12 @@ def game_config(rng: random.Random, spec: Spec, options: dict[str, Any]) -> dict
     players = rng.choice(sizes or [spec.players.min])
     revolution = rng.random() < 0.75 if len(revs) == 2 else (revs or [True])[0]
     deals = rng.choice((1, 1, 2, 3)) if options.get("deals", True) else 1
-    return {"players": players, "revolution": revolution, "deals": deals}
+    config: dict[str, Any] = {"players": players, "revolution": revolution, "deals": deals}
+    for name in HOUSE_OPTIONS:  # a declared house rule is played (the reference plays it once it knows it)
+        values = options.get(name)
+        if isinstance(values, list) and values:
+            config[name] = rng.choice(values)
+    return config
 
 
 def _illegal_attempt(rng: random.Random, state: dict[str, Any], legal: set[str]) -> dict[str, Any] | None:
@@ -370,7 +378,9 @@ class _Game:
             if state is None:
                 state = self.client.request({"cmd": "state"}).get("state")
             self._continue(state, game_config, ref.game.last_ranking if ref.game else [])
-        except (ProtocolViolation, PositionError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        except PositionError:
+            return  # a position the reference cannot take up (the exchange): the next game starts
+        except (ProtocolViolation, KeyError, TypeError, ValueError, AttributeError) as exc:
             self.result.divergences.append(Divergence(self.number, self.seed, len(self.history), {},
                                                       f"could not follow the engine: {exc}", kind="error",
                                                       clause="protocol"))

@@ -8,6 +8,7 @@ with that reason.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +34,7 @@ class Deviation:
     gherkin: str | None = None
     samples: list[Evidence] = field(default_factory=list)
     also: list[str] = field(default_factory=list)  # other clauses the same behaviour broke
+    shrink_seconds: float = 0.0
 
     @property
     def key(self) -> tuple[str, str]:
@@ -44,7 +46,7 @@ class Deviation:
                 "description": self.house_rule.sentence if self.house_rule else self.description,
                 "declared": self.declared, "evidence": self.evidence, "engine_error": self.engine_error,
                 "blocked": self.blocked, "scenarios": self.scenarios, "games": self.games, "also_breaks": self.also,
-                "minimal_scenario": self.gherkin}
+                "minimal_scenario": self.gherkin, "shrink_seconds": round(self.shrink_seconds, 3)}
 
 
 #: Options every new_game sets in its config: the engine chooses no variant of them by declaring.
@@ -98,6 +100,7 @@ def diagnose_run(results: list[ScenarioResult], lock: LockstepResult | None, opt
         from .shrink import gherkin, shrink
 
         for dev in found.values():
+            t0 = time.perf_counter()
             for ev in dev.samples:
                 small = shrink(ev, engine, rules, budget_s=shrink_budget)
                 if small:
@@ -105,6 +108,7 @@ def diagnose_run(results: list[ScenarioResult], lock: LockstepResult | None, opt
                     dev.gherkin = (f"  # the engine differs: {dev.evidence}\n  @{dev.clause}\n"
                                    + gherkin(small, engine, rules, title))
                     break
+            dev.shrink_seconds = time.perf_counter() - t0
     return sorted(found.values(), key=lambda d: (-d.blocked - len(d.scenarios) - d.games, d.clause))
 
 
