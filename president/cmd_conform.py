@@ -154,6 +154,8 @@ def conform(engine: str | None, games: int, seed: int, patterns: tuple[str, ...]
     else:
         from .i18n.report import localized_summary
         click.echo(localized_summary(run.spec, run.results, run.lock, run.engine, lang, verbose))
+        if run.deviations:  # the diagnosis is in English (clause ids, house-rule options, Gherkin in English)
+            click.echo("\n".join([""] + report.deviation_lines(run)))
     data = report.json_report(run)
     data["protocol_faults"] = list(faults)
     texts = {

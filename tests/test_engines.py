@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from president.cmd_conform import conform_run
+from president.cmd_conform import _sheet, conform_run
 from president.conform import report
 
 ENGINES = Path(__file__).resolve().parent / "engines"
@@ -47,6 +47,12 @@ def test_daifugo_js_four_house_rules_named_and_explained():
     assert lead and "@setup.first-lead" in lead and "Then seat 0 is to act" in lead and lead.count("holds") == 3
     assert all(d.gherkin for d in run.deviations)
     assert run.lock.games == 40 and run.lock.steps > 100
+    text = report.summary_text(run)
+    assert "SKIP 5 scenario(s): engine does not declare options.seed" in text  # one line per reason
+    assert "BLOCKED" in text and "AI suite not run" in text and max(map(len, text.splitlines())) < 400
+    page = report.annotated_sheet_html(run, "en", *_sheet(run.spec, "en"))
+    assert 'class="fail" data-rule="trick.end"' in page and "(decision)" in page  # decisions and deviations
+    assert "going out clears the trick at once" in page and "lock-step: 40 games" in page
     assert notes <= {"game_over: trick", "deal_over: trick", "deal_over: order", "game_over: order"}
 
 

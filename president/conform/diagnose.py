@@ -234,10 +234,10 @@ class SchemaSampler:
 
 def root_cause(sent: list[tuple[dict[str, Any], Any]], rules: Any = None) -> tuple[Finding, Evidence] | None:
     """Replay what an engine was sent on the reference: the first rule divergence of its replies."""
-    from ..engine import Ruleset
     from ..protocol import Session
+    from ..scenarios.position import reference_rules
 
-    ref = Session(rules or Ruleset.from_spec())
+    ref = Session(rules or reference_rules())
     before: dict[str, Any] | None = None
     for req, actual in sent:
         game = ref.game

@@ -119,6 +119,14 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
         res.outcome, res.message = "error", f"engine crashed: {type(exc).__name__}: {exc}"
         if hasattr(client, "restart"):
             client.restart()
+    if res.outcome == "pass":  # its checks passed: did the engine still diverge on the way?
+        found = root_cause(run.sent)
+        if found is not None:
+            res.root, res.evidence = found
+            res.message = f"its checks pass, but the engine diverged on the way: {res.root.text()}"
+            res.outcome = "fail" if res.root.clause in (sc.clause, "protocol") else "blocked"
+            res.blocked_by = "" if res.outcome == "fail" else res.root.clause
+            res.step = "(between the checked steps)"
     res.seconds = time.perf_counter() - t0
     res.reasons, res.notes, res.sent = run.reasons, run.notes, run.sent
     if res.outcome == "pass":

@@ -453,8 +453,9 @@ class ScenarioRun:
 def opening_position(new_game: dict[str, Any]) -> dict[str, Any] | None:
     """The spec's opening position of a game (who leads, an empty trick), from the reference."""
     from ..protocol import Session
+    from .position import reference_rules
 
-    reply = Session().handle({k: v for k, v in new_game.items() if k != "position"})
+    reply = Session(reference_rules()).handle({k: v for k, v in new_game.items() if k != "position"})
     if not reply.get("ok"):
         return None
     s = reply["state"]
