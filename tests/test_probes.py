@@ -5,7 +5,6 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-import time
 
 import pytest
 from click.testing import CliRunner
@@ -122,10 +121,8 @@ def test_a_yaml_alias_bomb_fails_fast(tmp_path, command):
     bomb = tmp_path / "bomb.yaml"
     bomb.write_text(_alias_bomb())
     args = [a.replace("OUT", str(tmp_path / "o")) for a in command]
-    start = time.monotonic()
-    text = run(*args, "--spec", str(bomb), code=1)
+    text = run(*args, "--spec", str(bomb), code=1)  # at once: unbounded, it ran 70 s into a MemoryError
     assert "expands to more than" in text and "aliases" in text
-    assert time.monotonic() - start < 15
 
 
 def test_an_oversized_spec_is_refused(tmp_path):
