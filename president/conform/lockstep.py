@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from ..cards import parse_cards
 from ..engine import Config, Ruleset
@@ -267,7 +267,7 @@ def replay_on_reference(rules: Ruleset):
 
 def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
                  options: dict[str, Any] | None = None, reference: Any = None,
-                 declared: set[str] | None = None) -> LockstepResult:
+                 declared: set[str] | None = None, progress: Callable[[int], None] | None = None) -> LockstepResult:
     """Play `games` random games on the reference and the engine; compare every reply."""
     rules = Ruleset.from_spec(spec)
     options = options or {}
@@ -287,14 +287,17 @@ def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
         try:
             replies = client.pipeline(requests)
         except ProtocolViolation as exc:
-            result.divergences.append(Divergence(g, game_seed, -1, {}, f"{type(exc).__name__}: {exc}",
+            at = min(exc.index, len(requests) - 1)
+            result.divergences.append(Divergence(g, game_seed, at, requests[at], f"{type(exc).__name__}: {exc}",
                                                  kind="error", clause="protocol"))
-            if isinstance(exc, (EngineDied, EngineTimeout)) and hasattr(client, "restart"):
+            if hasattr(client, "restart"):  # a dead, silent or out-of-step engine starts afresh
                 client.restart()
             continue
         result.requests += len(requests)
         game = _Game(result, client, rules, spec, g, game_seed, rng, ref_options, declared or set(), checker)
         game.compare_plan(plan, replies)
+        if progress:
+            progress(g + 1)
     result.seconds = time.perf_counter() - t0
     return result
 

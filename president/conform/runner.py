@@ -16,7 +16,7 @@ from typing import Any, Iterable
 
 from ..scenarios.model import MalformedReply, Mismatch, Scenario, ScenarioRun, build_scenarios, missing_requirement
 from ..spec import Spec
-from .client import Client, EngineDied, EngineTimeout, ProtocolViolation
+from .client import Client, ProtocolViolation, RunStopped
 from .diagnose import Evidence, Finding, SchemaSampler, root_cause
 
 PROTOCOL_VERSION = 1
@@ -107,12 +107,14 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
         res.outcome, res.message = "protocol", str(exc)
     except ProtocolViolation as exc:
         res.outcome, res.message = "error", f"{type(exc).__name__}: {exc}"
-        if isinstance(exc, (EngineDied, EngineTimeout)) and hasattr(client, "restart"):
+        if hasattr(client, "restart"):  # a dead, silent or out-of-step engine starts afresh
             try:
                 client.restart()
                 handshake(client)
-            except Exception as again:  # noqa: BLE001 - reported, the run goes on
-                res.details = f"restart failed: {again}"
+            except (ProtocolViolation, HandshakeError) as again:  # it will not come back: stop the run
+                raise RunStopped(f"the engine could not be restarted after {type(exc).__name__}: {again}") from None
+    except RunStopped:  # hung engine, spent budget: the whole run stops
+        raise
     except Exception as exc:  # noqa: BLE001 - an in-process engine crashing is an error outcome
         res.outcome, res.message = "error", f"engine crashed: {type(exc).__name__}: {exc}"
         if hasattr(client, "restart"):

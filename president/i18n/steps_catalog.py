@@ -54,6 +54,7 @@ REPORT_MESSAGES = (
     "{passed} passed, {failed} failed, {errors} errors, {skipped} skipped",
     "clauses: {passed} pass, {failed} fail, {errors} error, {skipped} skip, {none} without scenarios",
     "engine refusals: {reasons}",
+    "lock-step: {games} games, {steps} steps, {failed} divergent, {errors} errors",
 )
 
 _FIELD = re.compile(r"\{(\w+)(?::(\w+))?\}")

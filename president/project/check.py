@@ -187,8 +187,12 @@ def _changed_messages(file: str, lang: str, unused: dict[Key, Message],
                                f"{key[1]!r} replaces it (used at {where})",
                                f"{update} (it keeps the old message as #~ and offers its translation "
                                "as a fuzzy guess), then translate the new one"))
+        elif msg.locations:  # not in the catalog yet: reported where the message comes from
+            src, line = msg.locations[0]
+            out.append(Problem(src, line, "", f"{lang}: {file} lacks the message {_key_text(key)} used here",
+                               f"{update}, then translate it"))
         else:
-            out.append(Problem(file, None, "", f"{lang}: missing message {_key_text(key)} (used at {where})",
+            out.append(Problem(file, None, "", f"{lang}: missing message {_key_text(key)} ({where})",
                                f"{update}, then translate it"))
     for key, msg in unused.items():
         out.append(Problem(file, msg.lineno, "", f"{lang}: obsolete message {_key_text(key)}",
