@@ -21,7 +21,7 @@ Progress = Callable[[str, int, int], None]
 def report_langs() -> tuple[str, ...]:
     """The languages a rule sheet can be written in: president.i18n's, and its pseudo-locales."""
     from .i18n import catalogs
-    pseudo = getattr(catalogs, "PSEUDO_LANGS", None) or (catalogs.PSEUDO_LANG,)
+    pseudo = (catalogs.PSEUDO_LANG, *getattr(catalogs, "PSEUDO_LOCALES", {}))
     return tuple(dict.fromkeys((*catalogs.LANGS, *pseudo)))
 
 
