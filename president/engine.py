@@ -1,24 +1,30 @@
 """The reference engine: Ruleset (frozen, from the spec), GameState (mutable), Observation.
 
-Every rule the engine applies is read from the loaded spec (player range, revolution option and
-size, combination sizes, exchanges, scoring, titles); nothing is written twice. Illegal actions
-raise `IllegalAction` naming the violated clause id, and leave the state unchanged.
+Every rule the engine applies is read from the loaded spec (player range, the table options and
+their values, revolution size, combination sizes, exchanges, scoring, titles); nothing is written
+twice. A spec value or a table option the engine cannot play is refused, never ignored. Illegal
+actions raise `IllegalAction` naming the violated clause id, and leave the state unchanged.
+
+With the 1.1.0 options the hot path works on one-rank nibbles only; the house rules (equality,
+runs, jokers, a leader's pass) go through `president.plays`.
 
 Actions are ints: a mask of cards (see `president.cards`). In the play phase the empty mask
 `PASS` is a pass; in the exchange phase a mask is the set of cards given back.
 """
 from __future__ import annotations
 
+import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import IntEnum
 from itertools import combinations
-from typing import Final, Sequence, TypeAlias
+from typing import Any, Final, Sequence, TypeAlias
 
+from . import plays as P
 from .cards import (CARD_NAMES, DECK_SIZE, NUM_RANKS, RANK_MASKS, RANK_SYMBOLS, SUBSETS, SUIT_SYMBOLS,
-                    CardMask, best_cards, card_list, iter_cards, parse_cards)
-from .errors import IllegalAction, Problem, SpecError
-from .spec import Spec, default_spec, place_index
+                    CardMask, best_cards, card_index, card_list, iter_cards, parse_cards)
+from .errors import CardError, IllegalAction, Problem, SpecError
+from .spec import HOLDER_PATTERN, JOKER_CODES, Option, Spec, default_spec, place_index
 
 Action: TypeAlias = int
 PASS: Final[Action] = 0
@@ -50,6 +56,9 @@ class Ruleset:
     deals_default: int
     deals_min: int
     exchanges: tuple[tuple[int, int, int, int], ...]  # (giver place, receiver place, cards, min players)
+    min_run: int = 3
+    #: the table options of the spec (name -> Option), every one of them playable by this engine
+    options: tuple[tuple[str, Option], ...] = ()
     #: lead_table[rank][nibble]: every play of min..max cards from those cards, fewer cards first.
     lead_table: tuple[tuple[tuple[int, ...], ...], ...] = ()
 
@@ -65,39 +74,132 @@ class Ruleset:
             raise SpecError([Problem(spec.path, None, "deck", "the reference engine plays the 52-card deck "
                                      f"{' '.join(RANK_SYMBOLS)} × {' '.join(SUIT_SYMBOLS)} only",
                                      "keep deck.ranks and deck.suits as shipped")])
+        problems = [Problem(spec.path, None, f"options.{o.name}", msg, "remove it or keep the values shipped")
+                    for o in spec.options for msg in _unplayable(o)]
+        if problems:
+            raise SpecError(problems)
         rev = spec.option("revolution")
         deals = spec.option("deals")
         return cls(spec=spec, min_players=spec.players.min, max_players=spec.players.max,
                    min_cards=spec.combinations.min_cards, max_cards=spec.combinations.max_cards,
                    revolution_cards=spec.revolution_cards, revolution_default=bool(rev.default),
                    revolution_locked=rev.locked, deals_default=int(deals.default), deals_min=deals.min or 1,
-                   exchanges=tuple((e.giver, e.receiver, e.cards, e.min_players) for e in spec.exchange))
+                   exchanges=tuple((e.giver, e.receiver, e.cards, e.min_players) for e in spec.exchange),
+                   min_run=spec.combinations.min_run, options=tuple((o.name, o) for o in spec.options))
 
-    def points(self, place: int, n: int) -> int:
-        return self.spec.scoring.points(place, n)
+    def option(self, name: str) -> Option:
+        return dict(self.options)[name]
 
-    def config(self, players: int, revolution: bool | None = None, deals: int | None = None) -> "Config":
-        """Check a table configuration against the spec; raise IllegalAction if it is not allowed."""
+    def supported(self) -> dict[str, Any]:
+        """Every value of every option this engine plays under this spec (`hello.options`);
+        `deals` is True (any count from its minimum)."""
+        out: dict[str, Any] = {}
+        for name, opt in self.options:
+            if opt.clause is not None:
+                out[name] = True
+                continue
+            values: list[Any] = []
+            for v in opt.values:
+                values += [f"holder:{c}" for c in CARD_NAMES[:DECK_SIZE]] if v.value == HOLDER_PATTERN else [v.value]
+            out[name] = values
+        return out
+
+    def points(self, place: int, n: int, scheme: str = "places") -> int:
+        return self.spec.scoring.points(place, n, scheme)
+
+    def config(self, players: int, revolution: bool | None = None, deals: int | None = None,
+               **options: Any) -> "Config":
+        """Check a table configuration against the spec; raise IllegalAction if it is not allowed.
+        An option the spec does not define, or a value it gives no clause, is refused."""
         if not isinstance(players, int) or isinstance(players, bool) or not (
                 self.min_players <= players <= self.max_players):
             raise IllegalAction("bad_config", "setup.players",
                                 f"players must be {self.min_players} to {self.max_players}, got {players!r}")
-        rev = self.revolution_default if revolution is None else revolution
-        if not isinstance(rev, bool):
-            raise IllegalAction("bad_config", "revolution.option-off", f"revolution must be true or false, got {rev!r}")
-        if self.revolution_locked and rev != self.revolution_default:
-            raise IllegalAction("bad_config", "revolution.option-off", "the revolution option is locked")
-        k = self.deals_default if deals is None else deals
-        if not isinstance(k, int) or isinstance(k, bool) or k < self.deals_min:
-            raise IllegalAction("bad_config", "game.end", f"deals must be an integer >= {self.deals_min}, got {k!r}")
-        return Config(players, rev, k)
+        known = dict(self.options)
+        for name in options:
+            if name not in known:
+                raise IllegalAction("unknown_option", None, f"unknown option {name!r}; known: players, "
+                                    + ", ".join(known))
+        values: dict[str, Any] = {}
+        for name, opt in self.options:
+            v = {"revolution": revolution, "deals": deals}.get(name, options.get(name))
+            v = opt.default if v is None else v
+            if opt.value_clause(v) is None or (opt.type == "int" and not isinstance(v, int)) or (
+                    opt.type == "choice" and v != "seat0" and name == "first_lead" and _holder(v) is None):
+                raise IllegalAction("bad_config", opt.clauses()[-1], _bad_value(opt, v))
+            values[name] = v
+        return Config(players, **values)
+
+
+def _bad_value(opt: Option, v: Any) -> str:
+    if opt.clause is not None:
+        return f"{opt.name} must be an integer >= {opt.min or 0}, got {v!r}"
+    allowed = ", ".join(json.dumps(x.value) for x in opt.values)
+    return f"{opt.name} must be one of {allowed} (the values the spec defines), got {json.dumps(v)}"
+
+
+#: What this engine plays: option name -> predicate on a spec value (HOLDER_PATTERN included).
+_PLAYABLE: dict[str, Any] = {
+    "revolution": lambda v: isinstance(v, bool), "equality": lambda v: isinstance(v, bool),
+    "sequences": lambda v: isinstance(v, bool), "leader_may_pass": lambda v: isinstance(v, bool),
+    "jokers": lambda v: v in range(len(JOKER_CODES) + 1) and not isinstance(v, bool),
+    "first_lead": lambda v: v in ("seat0", HOLDER_PATTERN),
+    "scoring": lambda v: v in ("places", "president_only", "none"),
+}
+
+
+def _unplayable(opt: Option) -> list[str]:
+    if opt.name == "deals":
+        return [] if opt.clause is not None and opt.type == "int" else ["deals is an int option with one clause"]
+    ok = _PLAYABLE.get(opt.name)
+    if ok is None:
+        return [f"the reference engine does not know the option {opt.name!r}"]
+    return [f"the reference engine cannot play {opt.name} = {v.value!r}" for v in opt.values if not ok(v.value)] + (
+        [f"{opt.name} needs one clause per value"] if opt.clause is not None else [])
+
+
+def _holder(value: Any) -> int | None:
+    """The card of a "holder:<card>" value (a natural card), or None."""
+    if not isinstance(value, str) or not value.startswith("holder:"):
+        return None
+    try:
+        c = card_index(value[7:])
+    except CardError:
+        return None
+    return c if c < DECK_SIZE else None
 
 
 @dataclass(frozen=True)
 class Config:
+    """One table's options; every value checked by `Ruleset.config`."""
+
     players: int
     revolution: bool
     deals: int
+    equality: bool = False
+    sequences: bool = False
+    jokers: int = 0
+    first_lead: str = "seat0"
+    leader_may_pass: bool = False
+    scoring: str = "places"
+
+    @property
+    def holder(self) -> int | None:
+        """The card whose holder leads the first deal (option.first-lead.holder), or None."""
+        return _holder(self.first_lead)
+
+    @property
+    def plain(self) -> bool:
+        """True when the plays are those of 1.1.0 (one-rank nibbles, the leader must play)."""
+        return not (self.equality or self.sequences or self.jokers or self.leader_may_pass)
+
+    @property
+    def deck(self) -> CardMask:
+        return (1 << DECK_SIZE) - 1 | sum(1 << (DECK_SIZE + i) for i in range(self.jokers))
+
+    def options(self) -> dict[str, Any]:
+        """The options as `new_game.config` spells them (players apart)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "players"}
 
 
 @dataclass(frozen=True)
@@ -123,6 +225,8 @@ class Observation:
     exchanges: tuple[tuple[int, int, int, CardMask], ...]  # (deal, giver, receiver, cards) this seat saw
     last_ranking: tuple[int, ...]
     legal: tuple[Action, ...]
+    #: the table's options (public): equality, sequences, jokers, first_lead, leader_may_pass, scoring...
+    config: Config | None = None
 
 
 class GameState:
@@ -130,7 +234,7 @@ class GameState:
 
     __slots__ = ("rules", "config", "n", "hands", "phase", "deal", "to_act", "reversed", "trick", "trick_by",
                  "passed", "finished", "scores", "history", "exchanges", "pending", "last_ranking", "rng",
-                 "_legal")
+                 "_legal", "must")
 
     def __init__(self, rules: Ruleset, config: Config, hands: Sequence[CardMask] | None = None,
                  seed: int | None = None):
@@ -149,10 +253,10 @@ class GameState:
     @classmethod
     def new(cls, rules: Ruleset | None = None, players: int = 4, revolution: bool | None = None,
             deals: int | None = None, hands: Sequence[CardMask | str | Sequence[str]] | None = None,
-            seed: int | None = None) -> "GameState":
+            seed: int | None = None, **options: Any) -> "GameState":
         rules = rules or Ruleset.from_spec()
         masks = None if hands is None else [h if isinstance(h, int) else parse_cards(h) for h in hands]
-        return cls(rules, rules.config(players, revolution, deals), masks, seed)
+        return cls(rules, rules.config(players, revolution, deals, **options), masks, seed)
 
     def copy(self) -> "GameState":
         new = GameState.__new__(GameState)
@@ -168,6 +272,7 @@ class GameState:
             new.rng = random.Random()
             new.rng.setstate(self.rng.getstate())
         new._legal = self._legal
+        new.must = self.must
         return new
 
     def deal_cards(self) -> list[CardMask]:
@@ -175,7 +280,7 @@ class GameState:
         time from seat 0, so lower seats get the extra cards (`setup.dealing`)."""
         if self.rng is None:
             raise IllegalAction("no_seed", "setup.dealing", "this game has no seed: give the hands explicitly")
-        deck = list(range(DECK_SIZE))
+        deck = list(range(DECK_SIZE + self.config.jokers))  # jokers X1, X2 after the 52 cards
         self.rng.shuffle(deck)
         hands = [0] * self.n
         for i, card in enumerate(deck):
@@ -189,13 +294,22 @@ class GameState:
         if len(hands) != self.n:
             raise IllegalAction("bad_hands", "setup.partial-hands", f"{self.n} players need {self.n} hands, got {len(hands)}")
         seen = 0
+        deck = self.config.deck
         for seat, h in enumerate(hands):
             if h == 0:
                 raise IllegalAction("bad_hands", "setup.partial-hands", f"seat {seat} has an empty hand")
             if seen & h:
                 raise IllegalAction("bad_hands", "setup.partial-hands",
                                     f"card {card_list(seen & h)[0]} is dealt twice")
+            if h & ~deck:
+                rule = self.rules.option("jokers").value_clause(self.config.jokers)
+                raise IllegalAction("bad_hands", rule, f"card {card_list(h & ~deck)[0]} is not in a deck with "
+                                    f"{self.config.jokers} joker(s)")
             seen |= h
+        holder = self.config.holder
+        if self.deal == 0 and holder is not None and not seen >> holder & 1:
+            raise IllegalAction("bad_hands", "option.first-lead.holder",
+                                f"nobody holds {CARD_NAMES[holder]}, whose holder leads the first deal")
         return hands
 
     def _start_deal(self, hands: list[CardMask]) -> None:
@@ -209,9 +323,15 @@ class GameState:
         # (chooser, receiver, cards, clause) still to give back
         self.pending: list[tuple[int, int, int, str]] = []
         self._legal: list[Action] | None = None
+        self.must = 0  # a card the next play must contain (option.first-lead.holder)
         if self.deal == 1 or not self.last_ranking:
             self.phase = Phase.PLAY
-            self.to_act: int | None = 0  # setup.first-lead
+            holder = self.config.holder
+            if holder is None:
+                self.to_act: int | None = 0  # setup.first-lead
+            else:  # option.first-lead.holder
+                self.must = 1 << holder
+                self.to_act = next(s for s in range(self.n) if hands[s] & self.must)
             return
         ranking, n = self.last_ranking, self.n
         for giver_place, receiver_place, k, min_players in self.rules.exchanges:
@@ -260,6 +380,8 @@ class GameState:
             return []
         hand = self.hands[self.to_act]  # type: ignore[index]
         trick = self.trick
+        if not self.config.plain or self.must:
+            return self._generate_house(hand, trick)
         if trick:
             out: list[Action] = [PASS]
             k = trick.bit_count()
@@ -297,6 +419,23 @@ class GameState:
                 r += 1
         return out
 
+    def _generate_house(self, hand: CardMask, trick: CardMask) -> list[Action]:
+        c, r = self.config, self.rules
+        out = P.plays(hand, trick, self.reversed, c.equality, c.sequences, r.min_cards, r.max_cards, r.min_run)
+        if self.must:
+            return [a for a in out if a & self.must]
+        if trick or self._leader_may_pass():
+            out.insert(0, PASS)
+        return out
+
+    def _leader_may_pass(self) -> bool:
+        """option.leader-may-pass.on: the leader of an empty trick may pass unless every other
+        active player has passed it already (then someone has to play)."""
+        if not self.config.leader_may_pass or self.must:
+            return False
+        seat, passed, hands = self.to_act, self.passed, self.hands
+        return any(hands[s] and not passed >> s & 1 for s in range(self.n) if s != seat)
+
     def check(self, seat: int, action: Action, give: bool = False) -> IllegalAction | None:
         """Why `seat` may not take `action` now, or None if it may. `give` marks an exchange action."""
         phase = self.phase
@@ -327,13 +466,24 @@ class GameState:
             return IllegalAction("not_your_turn", "turn.order", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
         trick = self.trick
         if action == PASS:
-            if not trick:
+            if self.must:
+                return IllegalAction("must_play", "option.first-lead.holder",
+                                     f"the first play must contain {card_list(self.must)[0]}")
+            if not trick and not self._leader_may_pass():
+                if self.config.leader_may_pass:
+                    return IllegalAction("must_play", "option.leader-may-pass.on",
+                                         "every other active player has passed this empty trick: the leader must play")
                 return IllegalAction("must_play", "lead.must-play", "the leader of an empty trick must play")
             return None
         hand = self.hands[seat]
         if action & ~hand:
             return IllegalAction("not_in_hand", "play.own-cards",
                                  f"seat {seat} does not hold {' '.join(card_list(action & ~hand))}")
+        if self.must and not action & self.must:
+            return IllegalAction("must_contain", "option.first-lead.holder",
+                                 f"the first play must contain {card_list(self.must)[0]}")
+        if not self.config.plain:
+            return self._check_house(action, trick)
         r = (action.bit_length() - 1) >> 2
         if action & RANK_MASKS[r] != action:
             return IllegalAction("mixed_ranks", "play.same-rank", "the cards of a play must have the same rank")
@@ -350,6 +500,37 @@ class GameState:
         if (r >= t) if self.reversed else (r <= t):
             rule = "play.strictly-higher"
             return IllegalAction("not_higher", rule, f"{RANK_SYMBOLS[r]} does not beat {RANK_SYMBOLS[t]} in the "
+                                 f"{'reversed' if self.reversed else 'normal'} order")
+        return None
+
+    def _check_house(self, action: Action, trick: CardMask) -> IllegalAction | None:
+        c = self.config
+        a = P.combo(action, c.sequences, self.rules.min_run)
+        if a is None:
+            return IllegalAction("mixed_ranks", P.why_not_combo(action, c.sequences),
+                                 "the cards form no combination: one rank (jokers standing in), a run of one suit"
+                                 " or a lone joker")
+        if a[0] == P.SET and not self.rules.min_cards <= a[1] <= self.rules.max_cards:
+            return IllegalAction("wrong_count", "flow.lead" if not trick else "play.count-matches",
+                                 f"a play has {self.rules.min_cards} to {self.rules.max_cards} cards of one rank")
+        if not trick:
+            return None
+        t = P.combo(trick, c.sequences, self.rules.min_run)
+        assert t is not None
+        if t[0] == P.LONE:
+            return IllegalAction("not_higher", "option.jokers.wild", "nothing beats a lone joker")
+        if a[0] == P.LONE:
+            if t[1] != 1:
+                return IllegalAction("wrong_count", "play.count-matches", "a lone joker beats a single card only")
+            return None
+        if a[0] != t[0]:
+            return IllegalAction("wrong_kind", "option.sequences.on", "a run follows a run, a set follows a set")
+        if a[1] != t[1]:
+            return IllegalAction("wrong_count", "play.count-matches",
+                                 f"the trick holds {t[1]} card(s); play as many")
+        if not P.beats(a, t, self.reversed, c.equality):
+            return IllegalAction("not_higher", "option.equality.on" if c.equality else "play.strictly-higher",
+                                 f"{RANK_SYMBOLS[a[2]]} does not beat {RANK_SYMBOLS[t[2]]} in the "
                                  f"{'reversed' if self.reversed else 'normal'} order")
         return None
 
@@ -385,14 +566,24 @@ class GameState:
         hands = self.hands
         self._legal = None
         self.history.append((self.deal, seat, action))
+        skip = False
         if action == PASS:
             self.passed |= 1 << seat
         else:
+            config = self.config
+            if config.plain:
+                if config.revolution and action.bit_count() == self.rules.revolution_cards:
+                    self.reversed = not self.reversed  # revolution.quad-reverses / revolution.again
+            else:
+                a = P.combo(action, config.sequences, self.rules.min_run)
+                if config.equality and self.trick:  # option.equality.on: an equal play skips the next seat
+                    skip = P.is_equal(a, P.combo(self.trick, config.sequences, self.rules.min_run))  # type: ignore
+                if config.revolution and a[0] == P.SET and a[1] == self.rules.revolution_cards:  # type: ignore
+                    self.reversed = not self.reversed  # a quad, jokers standing in (option.jokers.wild)
+            self.must = 0
             hands[seat] ^= action
             self.trick = action
             self.trick_by = seat
-            if self.config.revolution and action.bit_count() == self.rules.revolution_cards:
-                self.reversed = not self.reversed  # revolution.quad-reverses / revolution.again
             if not hands[seat]:
                 self.finished.append(seat)
                 if len(self.finished) == n - 1:
@@ -405,12 +596,17 @@ class GameState:
         for _ in range(n):
             s = s + 1 if s + 1 < n else 0
             if hands[s] and not passed >> s & 1 and s != by:
+                if skip:  # the skipped seat loses this turn but has not passed
+                    skip = False
+                    continue
                 self.to_act = s
                 return
         # nobody else may act: the trick ends
         self.trick = 0
         self.passed = 0
-        if hands[by]:  # type: ignore[index]
+        if by is None:  # pragma: no cover - a leader's pass never ends an empty trick
+            raise AssertionError("an empty trick ended")
+        if hands[by]:
             self.to_act = by
         else:  # lead.next-active
             s = by  # type: ignore[assignment]
@@ -425,7 +621,7 @@ class GameState:
         last = next(s for s in range(n) if self.hands[s])
         self.finished.append(last)
         for place, seat in enumerate(self.finished, start=1):
-            self.scores[seat] += self.rules.points(place, n)
+            self.scores[seat] += self.rules.points(place, n, self.config.scoring)
         self.last_ranking = self.finished[:]
         self.trick = 0
         self.trick_by = None
@@ -443,7 +639,7 @@ class GameState:
             trick_by=self.trick_by, passed=tuple(s for s in range(self.n) if self.passed >> s & 1),
             finished=tuple(self.finished), scores=tuple(self.scores), history=tuple(self.history),
             exchanges=tuple(e for e in self.exchanges if seat in (e[1], e[2])),
-            last_ranking=tuple(self.last_ranking), legal=legal)
+            last_ranking=tuple(self.last_ranking), legal=legal, config=self.config)
 
     def to_wire(self) -> dict:
         """The protocol's STATE object."""
