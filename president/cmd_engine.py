@@ -35,6 +35,17 @@ def engine(spec: Path | None) -> None:
     serve(sys.stdin.buffer, sys.stdout.buffer, rules)
 
 
+def _option(text: str) -> tuple[str, object]:
+    """NAME=VALUE with a JSON value (true, 2) or a bare string (holder:3C)."""
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise click.UsageError(f"--option {text!r}: write NAME=VALUE, e.g. jokers=2")
+    try:
+        return name, json.loads(value)
+    except ValueError:
+        return name, value
+
+
 @click.command()
 @click.option("--games", "-n", default=5000, show_default=True, help="Random deals to play.")
 @click.option("--players", default=4, show_default=True)
@@ -43,16 +54,27 @@ def engine(spec: Path | None) -> None:
               help="Measure legal/act round trips through a `president engine` subprocess instead.")
 @click.option("--pin/--no-pin", default=True, show_default=True,
               help="With --protocol: run the client and the engine on one CPU core (see docs/protocol.md).")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="A table option as new_game.config spells it, e.g. --option jokers=2 --option equality=true.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object.")
-def bench(games: int, players: int, seed: int, through_protocol: bool, pin: bool, as_json: bool) -> None:
+def bench(games: int, players: int, seed: int, through_protocol: bool, pin: bool, options: tuple[str, ...],
+          as_json: bool) -> None:
     """Play N uniformly random deals in one process and report deals/s and steps/s.
 
     With --protocol, play them through a `president engine` subprocess instead and report
     legal/act round trips per second from this (Python) client.
     """
     from .bench import bench_engine, bench_protocol
+    from .errors import IllegalAction
 
-    result = bench_protocol(games, players, seed, pin) if through_protocol else bench_engine(games, players, seed)
+    config = dict(_option(o) for o in options)
+    if through_protocol and config:
+        raise click.UsageError("--option applies to the in-process bench only")
+    try:
+        result = bench_protocol(games, players, seed, pin) if through_protocol else bench_engine(games, players, seed,
+                                                                                                   config)
+    except IllegalAction as exc:
+        raise click.UsageError(f"--option: {exc.message}") from None
     if as_json:
         click.echo(json.dumps(result, sort_keys=True))
     else:

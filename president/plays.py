@@ -102,16 +102,38 @@ def _sets(hand: int, r: int, sizes: range) -> list[int]:
     return out
 
 
+_ONES: Final = sum(1 << (4 * r) for r in range(NUM_RANKS))
+
+
 def _runs(hand: int, n: int, ranks: list[int]) -> list[int]:
     """Runs of length n held, by lowest rank in the order given, lowest suit first."""
+    starts = []
+    for s in range(4):
+        x = hand >> s & _ONES  # one bit per rank held in suit s, at the rank's lowest card
+        cur = x
+        for i in range(1, n):
+            cur &= x >> (4 * i)
+            if not cur:
+                break
+        starts.append(cur)
+    if not any(starts):
+        return []
     out = []
     for r0 in ranks:
-        if r0 + n > NUM_RANKS:
-            continue
         for s in range(4):
-            m = RUNS[s][n][r0]
-            if hand & m == m:
-                out.append(m)
+            if starts[s] >> (4 * r0) & 1:
+                out.append(RUNS[s][n][r0])
+    return out
+
+
+def _all_runs(hand: int, min_run: int, ranks: list[int]) -> list[int]:
+    """Every run held, shorter first, then by lowest rank in the order given, lowest suit first."""
+    out: list[int] = []
+    for n in range(min_run, NUM_RANKS + 1):
+        runs = _runs(hand, n, ranks)
+        if not runs:
+            break  # no run of n cards: none longer either
+        out += runs
     return out
 
 
@@ -126,8 +148,7 @@ def plays(hand: int, trick: int, reversed_: bool, equality: bool, sequences: boo
         for r in order:
             out += _sets(hand, r, range(min_cards, max_cards + 1))
         if sequences:
-            for n in range(min_run, NUM_RANKS + 1):
-                out += _runs(hand, n, list(order))
+            out += _all_runs(hand, min_run, list(order))
         return out + jokers
     t = combo(trick, sequences, min_run)
     if t is None or t[0] == LONE:
