@@ -79,9 +79,7 @@ class Option:
         if self.clause is not None:
             return self.clause if _is_int(value) and value >= (self.min or 0) else None
         for v in self.values:
-            if type(v.value) is type(value) and v.value == value:
-                return v.clause
-            if v.value == HOLDER_PATTERN and isinstance(value, str) and value.startswith("holder:"):
+            if _value_matches(v.value, value):
                 return v.clause
         return None
 
@@ -89,6 +87,14 @@ class Option:
         """Every clause of this option, each once, in the spec's order."""
         out = [self.clause] if self.clause else [v.clause for v in self.values]
         return tuple(dict.fromkeys(out))
+
+
+def _value_matches(listed: Any, value: Any) -> bool:
+    """Whether `value` is the listed option value (HOLDER_PATTERN matches any "holder:..." text;
+    the engine checks the card)."""
+    if listed == HOLDER_PATTERN:
+        return isinstance(value, str) and value.startswith("holder:")
+    return type(listed) is type(value) and listed == value
 
 
 def _is_int(v: Any) -> bool:
@@ -406,7 +412,7 @@ def _option_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], st
                 yield path, f"{v!r} is not a {opt['type']}", f"option {name} is of type {opt['type']}"
         if "values" in opt:
             vals = [x["value"] for x in opt["values"]]
-            if opt["default"] not in vals or type(opt["default"]) is not type(vals[vals.index(opt["default"])]):
+            if not any(_value_matches(v, opt["default"]) for v in vals):
                 yield ("options", name, "default"), f"default {opt['default']!r} is not one of the values", \
                     "give the default value a clause under values"
             if len(set(map(repr, vals))) != len(vals):

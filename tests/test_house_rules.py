@@ -117,3 +117,33 @@ def test_first_lead_holder_leads_and_must_use_the_card():
     g.act(2, PASS)
     g.act(0, PASS)
     assert "9S" in texts(g)  # only the first play is bound
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_easy_and_medium_play_every_option_combination(level):
+    """Random option combinations, 3 to 6 players, series of 2 deals: every choice is legal (choose()
+    refuses anything else) and uses the new kinds of plays."""
+    import random
+
+    from president.ai import choose
+    from president.engine import Phase
+    from president.plays import combo
+
+    rng = random.Random(7)
+    kinds: set[str] = set()
+    for i in range(40):
+        opts = dict(revolution=rng.random() < .5, equality=rng.random() < .5, sequences=i % 2 == 0,
+                    jokers=i % 3, first_lead=rng.choice(["seat0", "holder:3C", "holder:9H"]),
+                    leader_may_pass=rng.random() < .5, scoring=rng.choice(["places", "president_only", "none"]))
+        g = GameState.new(RULES, players=3 + i % 4, seed=i, deals=2, **opts)
+        while g.phase != Phase.GAME_OVER:
+            if g.phase == Phase.DEAL_OVER:
+                g.start_next_deal()
+                continue
+            seat = g.to_act
+            a = choose(level, g.observation(seat), random.Random(i))
+            if g.phase == Phase.PLAY and a:
+                c = combo(a, True)
+                kinds.add({0: "set", 1: "run", 2: "lone joker"}[c[0]] + ("+joker" if c[0] == 0 and a >> 52 else ""))
+            g.act(seat, a, give=g.phase == Phase.EXCHANGE)
+    assert {"set", "run", "lone joker", "set+joker"} <= kinds

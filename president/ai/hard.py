@@ -118,6 +118,7 @@ def world_state(obs: Observation, hands: list[int], to_act: int | None = None) -
     g.last_ranking = list(obs.last_ranking)
     g.rng = None
     g._legal = None
+    g.must = 0  # no first-lead card to play (option.first-lead.holder)
     return g
 
 
