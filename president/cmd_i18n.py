@@ -47,6 +47,17 @@ def _require_i18n() -> None:
                            f"pip install '{requirement}'")], "cannot run")
 
 
+def writable_root(root: Path | None, out: Path | None = None) -> Path | None:
+    """The project to write into; outside any project (without --root/--out) a usage error:
+    the copies packaged with president are never rewritten."""
+    from .resources import find_project_root
+    if root is None and out is None and find_project_root() is None:
+        raise click.UsageError(f"no project here (no spec/president.yaml and locales/ in {Path.cwd()} or above), "
+                               "and the copies installed with president are read-only: "
+                               "pass --out DIR to write elsewhere, or --root DIR to name a project")
+    return root
+
+
 def _problems_of(exc: PresidentError) -> list[Problem]:
     problems = getattr(exc, "problems", None)
     if isinstance(exc, SpecError) or problems:
@@ -69,16 +80,17 @@ def i18n() -> None:
 def extract(spec: Path | None, root: Path | None) -> None:
     """Write locales/rules.pot from the templates and the spec (no dates: reproducible)."""
     _require_i18n()
-    from .project.build import Project, write_atomic
+    from .project.build import Project, write_files
     from .i18n.catalogs import pot_path
     from .i18n.extract import template_bytes
-    project = Project.resolve(root, spec)
+    project = Project.resolve(writable_root(root), spec)
+    path = pot_path(project.root)
     try:
         data = template_bytes(project.root, project.spec_path)
+        written = write_files({path: data})
     except PresidentError as exc:
         _fail(_problems_of(exc), "extract failed")
-    path = pot_path(project.root)
-    _say(f"{'wrote' if write_atomic(path, data) else 'unchanged'} {path}")
+    _say(f"{'wrote' if written else 'unchanged'} {path}")
 
 
 @i18n.command()
@@ -88,10 +100,10 @@ def extract(spec: Path | None, root: Path | None) -> None:
 def update(spec: Path | None, root: Path | None, no_fuzzy_matching: bool) -> None:
     """Extract, then merge the template into every catalog (new messages empty or fuzzy)."""
     _require_i18n()
-    from .project.build import Project, write_atomic
+    from .project.build import Project, write_files
     from .i18n.catalogs import po_path, pot_path
     from .i18n.extract import extract_template, serialize, updated_catalogs
-    project = Project.resolve(root, spec)
+    project = Project.resolve(writable_root(root), spec)
     try:
         template = extract_template(project.root, project.spec_path)
         files = {pot_path(project.root): serialize(template)}
@@ -101,10 +113,11 @@ def update(spec: Path | None, root: Path | None, no_fuzzy_matching: bool) -> Non
         from .i18n.steps_catalog import updated_steps_catalogs  # the steps domain, `#. unreviewed` kept
         files.update(updated_steps_catalogs(project.root, read_spec(project.spec_path),
                                             fuzzy_matching=not no_fuzzy_matching))
+        written = set(write_files(files))
     except PresidentError as exc:
         _fail(_problems_of(exc), "update failed, nothing written")
-    for path, data in files.items():
-        _say(f"{'wrote' if write_atomic(path, data) else 'unchanged'} {path}")
+    for path in files:
+        _say(f"{'wrote' if path in written else 'unchanged'} {path}")
 
 
 @i18n.command()

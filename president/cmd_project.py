@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from .cmd_i18n import _ROOT, _SPEC, _fail, _problems_of, _require_i18n, _say
+from .cmd_i18n import _ROOT, _SPEC, _fail, _problems_of, _require_i18n, _say, writable_root
 from .errors import PresidentError
 
 
@@ -19,7 +19,13 @@ from .errors import PresidentError
               help="Write the sheets to OUT/<lang>.{txt,md,html} and the features to OUT/features/ "
                    "(default: <root>/rules and <root>/features).")
 @_ROOT
-def build(spec: Path | None, out: Path | None, root: Path | None) -> None:
+@click.option("--pseudo", is_flag=True,
+              help="Also write the pseudo-locale sheets en-XA (accented, ~40% longer, bracketed) and "
+                   "ar-XB (right to left) to <root>/pseudo/ (or OUT/pseudo/).")
+@click.option("--no-isolation", is_flag=True, hidden=True,
+              help="Pseudo-locale sheets without bidi isolation (to see what it protects).")
+def build(spec: Path | None, out: Path | None, root: Path | None, pseudo: bool = False,
+          no_isolation: bool = False) -> None:
     """Render the rule sheets (en, ar, el, ru, hy, hi as .txt, .md, .html) and the features.
 
     Nothing is written unless everything renders: a variant whose sentences the catalogs
@@ -27,7 +33,7 @@ def build(spec: Path | None, out: Path | None, root: Path | None) -> None:
     """
     _require_i18n()
     from .project.build import Project, build_project
-    project = Project.resolve(root, spec, out)
+    project = Project.resolve(writable_root(root, out), spec, out)
     try:
         result = build_project(project, _say)
     except PresidentError as exc:
@@ -35,7 +41,14 @@ def build(spec: Path | None, out: Path | None, root: Path | None) -> None:
     for rel in result.written:
         _say(f"wrote {project.target(rel)}")
     _say(f"build: {len(result.written)} written, {len(result.unchanged)} unchanged "
-         f"in {result.seconds:.2f}s ({project.rules_dir})")
+         f"in {result.seconds:.2f}s (sheets in {project.rules_dir}, features in {project.features_dir})")
+    if pseudo:
+        from .i18n.render import render_pseudo
+        from .project.build import read_spec, write_atomic
+        folder = (out.resolve() if out else project.root) / "pseudo"
+        for name, text in render_pseudo(read_spec(project.spec_path), isolation=not no_isolation).items():
+            write_atomic(folder / name, text.encode("utf-8"))
+        _say(f"pseudo-locales en-XA, ar-XB written to {folder}")
 
 
 @click.command()

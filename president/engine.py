@@ -64,8 +64,9 @@ class Observation:
     exchanges: tuple[tuple[int, int, int, CardMask], ...]  # (deal, giver, receiver, cards) this seat saw
     last_ranking: tuple[int, ...]
     legal: tuple[Action, ...]
+    rules: Ruleset  # the game's own rules and table configuration: AIs that search step worlds with them
     #: the table's options (public): equality, sequences, jokers, first_lead, leader_may_pass, scoring...
-    config: Config | None = None
+    config: Config
 
 
 class GameState:
@@ -96,6 +97,39 @@ class GameState:
         rules = rules or Ruleset.from_spec()
         masks = None if hands is None else [h if isinstance(h, int) else parse_cards(h) for h in hands]
         return cls(rules, rules.config(players, revolution, deals, **options), masks, seed)
+
+    @classmethod
+    def from_observation(cls, obs: "Observation", hands: Sequence[CardMask], deal_start: bool = False) -> "GameState":
+        """A game that `obs` cannot tell from the real one, with these hands for every seat (a
+        determinization, for AIs that search): the position of `obs`, or with `deal_start` the start
+        of this deal's play (the hands given are then those the seats held at that point), from
+        which this deal's public history can be replayed with `apply`. No seeded deck."""
+        g = cls.__new__(cls)
+        g.rules, g.config, g.n, g.rng = obs.rules, obs.config, obs.players, None
+        g.scores, g.last_ranking, g.deal = list(obs.scores), list(obs.last_ranking), obs.deal
+        g.exchanges = list(obs.exchanges)
+        g.hands = list(hands)
+        g._reset_deal()
+        holder = g.config.holder
+        if deal_start:
+            g.history = [h for h in obs.history if h[0] < obs.deal]
+            first = next((seat for d, seat, _a in obs.history if d == obs.deal), obs.to_act)
+            g.phase, g.to_act = Phase.PLAY, first
+            if g.deal == 1 and holder is not None:  # option.first-lead.holder: the first play holds it
+                g.must = 1 << holder
+            return g
+        g.history = list(obs.history)
+        g.phase, g.to_act, g.reversed = obs.phase, obs.to_act, obs.reversed
+        g.trick, g.trick_by, g.passed = obs.trick, obs.trick_by, sum(1 << s for s in obs.passed)
+        g.finished = list(obs.finished)
+        if g.deal == 1 and holder is not None and not any(d == 1 and a for d, _s, a in obs.history):
+            g.must = 1 << holder
+        if obs.phase == Phase.EXCHANGE:  # the gives still to come, from the seat to act on
+            pending = [(r, gv, k, rule) for gv, r, k, rule in g._forced_gives() if k > 0]
+            while pending and pending[0][0] != obs.to_act:
+                pending.pop(0)
+            g.pending = pending
+        return g
 
     def copy(self) -> "GameState":
         new = GameState.__new__(GameState)
@@ -151,9 +185,7 @@ class GameState:
                                 f"nobody holds {CARD_NAMES[holder]}, whose holder leads the first deal")
         return hands
 
-    def _start_deal(self, hands: list[CardMask]) -> None:
-        self.hands = hands
-        self.deal += 1
+    def _reset_deal(self) -> None:
         self.reversed = False  # revolution.order: the normal order returns at each new deal
         self.trick = 0
         self.trick_by: int | None = None
@@ -163,6 +195,22 @@ class GameState:
         self.pending: list[tuple[int, int, int, str]] = []
         self._legal: list[Action] | None = None
         self.must = 0  # a card the next play must contain (option.first-lead.holder)
+
+    def _forced_gives(self) -> list[tuple[int, int, int, str]]:
+        """(giver, receiver, cards, clause) of the exchanges the last ranking imposes, in order."""
+        ranking, n = self.last_ranking, self.n
+        out = []
+        for giver_place, receiver_place, k, min_players in self.rules.exchanges:
+            if n < min_players:
+                continue
+            rule = "exchange.scum" if giver_place == -1 else "exchange.vice"
+            out.append((ranking[place_index(giver_place, n)], ranking[place_index(receiver_place, n)], k, rule))
+        return out
+
+    def _start_deal(self, hands: list[CardMask]) -> None:
+        self.hands = hands
+        self.deal += 1
+        self._reset_deal()
         if self.deal == 1 or not self.last_ranking:
             self.phase = Phase.PLAY
             holder = self.config.holder
@@ -172,17 +220,11 @@ class GameState:
                 self.must = 1 << holder
                 self.to_act = next(s for s in range(self.n) if hands[s] & self.must)
             return
-        ranking, n = self.last_ranking, self.n
-        for giver_place, receiver_place, k, min_players in self.rules.exchanges:
-            if n < min_players:
-                continue
-            giver = ranking[place_index(giver_place, n)]
-            receiver = ranking[place_index(receiver_place, n)]
+        for giver, receiver, k, rule in self._forced_gives():
             given = best_cards(self.hands[giver], k)  # exchange.best
             self.hands[giver] ^= given
             self.hands[receiver] |= given
             self.exchanges.append((self.deal, giver, receiver, given))
-            rule = "exchange.scum" if giver_place == -1 else "exchange.vice"
             self.pending.append((receiver, giver, given.bit_count(), rule))
         self.pending = [p for p in self.pending if p[2] > 0]
         if self.pending:
@@ -480,7 +522,7 @@ class GameState:
             trick_by=self.trick_by, passed=tuple(s for s in range(self.n) if self.passed >> s & 1),
             finished=tuple(self.finished), scores=tuple(self.scores), history=tuple(self.history),
             exchanges=tuple(e for e in self.exchanges if seat in (e[1], e[2])),
-            last_ranking=tuple(self.last_ranking), legal=legal, config=self.config)
+            last_ranking=tuple(self.last_ranking), legal=legal, rules=self.rules, config=self.config)
 
     def to_wire(self) -> dict:
         """The protocol's STATE object."""

@@ -6,6 +6,7 @@ A broken spec raises `SpecError` listing every problem with file, line and path.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -15,6 +16,26 @@ import jsonschema
 import yaml
 
 from .errors import Problem, SpecError
+
+_SPEC_REF = re.compile(r"\{([a-z_]+(?:\.[a-z0-9_]+)+)\}")
+
+
+def spec_text(text: str, data: dict[str, Any], path: str | None = None, line: int | None = None) -> str:
+    """`text` with every `{players.max}`-style reference replaced by that spec value (one truth
+    for numbers: a clause title says what the spec says); `{exchange.0.cards}` indexes lists."""
+    def value(m: re.Match[str]) -> str:
+        cur: Any = data
+        try:
+            for part in m.group(1).split("."):
+                cur = cur[int(part)] if isinstance(cur, list) else cur[part]
+        except (KeyError, IndexError, ValueError, TypeError):
+            raise SpecError([Problem(path or "<spec>", line, m.group(1), f"{m.group(0)} names no spec value",
+                                     "use a path of the spec, e.g. {players.max} or {exchange.0.cards}")]) from None
+        if isinstance(cur, (dict, list)):
+            raise SpecError([Problem(path or "<spec>", line, m.group(1), f"{m.group(0)} is not a single value",
+                                     "name a number or a word of the spec")])
+        return str(cur)
+    return _SPEC_REF.sub(value, text)
 from .resources import default_spec_path, schema_path
 
 
@@ -499,7 +520,8 @@ def parse_spec(text: str, file: str = "<spec>") -> Spec:
                     line=_line_for(lines, ("clauses", i, "examples", j)),
                     seed=e.get("seed"), num_players=e.get("players"), refused=e.get("refused"))
             for j, e in enumerate(c.get("examples", [])))
-        clauses.append(Clause(c["id"], c["section"], c["title"], c.get("decision", False),
+        clauses.append(Clause(c["id"], c["section"], spec_text(c["title"], data, file, _line_for(lines, ("clauses", i))),
+                              c.get("decision", False),
                               c.get("testable", True), examples, _line_for(lines, ("clauses", i)),
                               c.get("pending")))
     return Spec(

@@ -62,16 +62,22 @@ def play_game(levels: Sequence[str], deals: int, seed: int, game: int) -> GameRe
     return GameResult([g.scores[seat_of[e]] for e in range(n)], places, times)
 
 
+def seating(levels: Sequence[str] | Callable[[int], Sequence[str]], game: int) -> Sequence[str]:
+    """The entries of game `game`: `levels` itself, or `levels(game)` for a per-game seating."""
+    return levels(game) if callable(levels) else levels
+
+
 def _play(args: tuple[tuple[str, ...], int, int, int]) -> GameResult:
     return play_game(*args)
 
 
-def run_games(levels: Sequence[str], games: int, deals: int = 1, seed: int = 0, jobs: int = 1,
-              progress: Callable[[int], None] | None = None) -> list[GameResult]:
-    """Play the games (in `jobs` processes); results in game order whatever `jobs` is."""
-    for lv in levels:
+def run_games(levels: Sequence[str] | Callable[[int], Sequence[str]], games: int, deals: int = 1, seed: int = 0,
+              jobs: int = 1, progress: Callable[[int], None] | None = None) -> list[GameResult]:
+    """Play the games (in `jobs` processes); results in game order whatever `jobs` is. `levels`
+    is the entries of every game, or a function of the game number giving them (a ladder)."""
+    tasks = [(tuple(seating(levels, g)), deals, seed, g) for g in range(games)]
+    for lv in sorted({lv for t in tasks for lv in t[0]}):
         player(lv)  # fail early on an unknown level
-    tasks = [(tuple(levels), deals, seed, g) for g in range(games)]
     out: list[GameResult] = []
     if jobs <= 1:
         results: Iterable[GameResult] = map(_play, tasks)

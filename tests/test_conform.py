@@ -104,10 +104,13 @@ def test_conform_cli_reference_with_reports(tmp_path):
                    "--cucumber-json", str(tmp_path / "c.json"), "--report-lang", "ru", "--html", str(tmp_path / "r.html"))
     assert out.returncode == 0, out.stdout + out.stderr
     data = json.loads((tmp_path / "r.json").read_text())
-    assert data["failed"] == data["errors"] == 0 and data["passed"] == len(build_scenarios(SPEC))
-    assert data["steps_per_s"] > 0 and data["clauses"]["play.count-matches"] == "pass"
+    sc, ai, lock = data["scenarios"], data["ai_scenarios"], data["lockstep"]
+    assert sc["failed"] == sc["errors"] == sc["blocked"] == 0 and lock["divergent"] == lock["errors"] == 0
+    assert sc["passed"] + ai["passed"] == len(build_scenarios(SPEC)) and ai["passed"] > 0
+    assert lock["games"] == 5 and lock["steps"] > 0 and lock["steps_per_s"] > 0 == len(data["deviations"])
+    assert data["clauses"]["play.count-matches"]["outcome"] == "pass" and data["protocol_notes"] == []
     assert "steps/s" in out.stdout.splitlines()[-1]
-    assert "<testsuite" in (tmp_path / "r.xml").read_text()
+    assert 'failures="0"' in (tmp_path / "r.xml").read_text()
     assert json.loads((tmp_path / "c.json").read_text())[0]["elements"][0]["steps"]
     assert 'class="pass"' in (tmp_path / "r.html").read_text()
 
@@ -161,7 +164,8 @@ def test_lockstep_agrees_with_itself_and_catches_a_mutant():
         res = run_lockstep(SPEC, bad, games=30, seed=1)
     finally:
         bad.close()
-    assert res.failed >= 1 and "order" in res.divergences[0].details
+    assert res.failed >= 1 and res.divergences[0].clause.startswith("revolution.")
+    assert "order" in res.divergences[0].message and res.games == 30  # every game is played
 
 
 def test_annotated_sheet_marks_the_failing_rule_line_in_arabic(tmp_path):
@@ -173,3 +177,16 @@ def test_annotated_sheet_marks_the_failing_rule_line_in_arabic(tmp_path):
     failing = [line for line in page.splitlines() if 'class="fail"' in line]
     assert failing and all("play.strictly-higher" in line for line in failing)
     assert any('data-rule="play.same-rank"' in line and 'class="pass"' in line for line in page.splitlines())
+
+
+def test_position_capability_starts_mid_deal():
+    client = InProcessClient()
+    assert handshake(client)["options"]["position"] is True
+    reply = client.request({"cmd": "new_game", "config": {"players": 3}, "hands": [["3C", "5C"], ["5D", "6D"], ["7C"]],
+                            "position": {"to_act": 1, "trick": {"cards": ["5C"], "by": 0}, "passed": []}})
+    assert reply["ok"] and reply["state"]["to_act"] == 1 and reply["state"]["trick"] == {"cards": ["5C"], "by": 0}
+    legal = client.request({"cmd": "legal"})
+    assert [a.get("cards") for a in legal["actions"]] == [None, ["6D"]]
+    bad = client.request({"cmd": "new_game", "config": {"players": 3}, "hands": [["3C"], ["5D"], ["7C"]],
+                          "position": {"trick": None}})
+    assert bad["ok"] is False and bad["error"]["code"] == "bad_field"

@@ -61,7 +61,8 @@ def test_html_escapes_translations(spec):
 
 def test_markdown_structure(spec):
     md = render_sheet(spec, "ru", "md", ROOT)
-    assert md.startswith("# Президент\n") and "\n## Расклад\n\n1. " in md and md.endswith("\n")
+    assert md.startswith('<div lang="ru" dir="ltr">\n\n# Президент\n') and md.endswith("\n\n</div>\n")
+    assert "\n# Президент\n" in md and "\n## Расклад\n\n1. " in md and md.endswith("\n")
 
 
 def test_render_lines_carry_clause_ids(spec):

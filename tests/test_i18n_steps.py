@@ -87,7 +87,7 @@ def test_unreviewed_marks_survive_an_update_and_are_counted():
     steps_po = ROOT / "locales" / "ru" / "LC_MESSAGES" / "steps.po"
     from president.i18n.catalogs import load_catalog
     merged = merge_catalog(load_catalog(steps_po, "ru"), steps_template(SPEC), "ru")
-    assert all("unreviewed" in m.auto_comments for m in merged if m.id)
+    assert all("unreviewed" in m.user_comments for m in merged if m.id)
     rows = {row[0]: row for row in catalog_stats(ROOT, "steps")}
     assert rows["ru"][5] == rows["ru"][1] > 0
 
@@ -113,10 +113,10 @@ def test_checks_catch_placeholders_missing_messages_and_drift(copy):
 def test_check_catches_a_translated_feature_that_reads_differently(copy):
     path = copy / "features" / "ru" / "flow.feature"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("место 0 играет 5C\n", "место 0 играет 6C\n", 1), encoding="utf-8")
+    path.write_text(text.replace("игрок 0 играет 5C\n", "игрок 0 играет 6C\n", 1), encoding="utf-8")
     problems = [str(p) for p in check_translated_features(_ctx(copy))]
     assert len(problems) == 1 and "features/ru/flow.feature" in problems[0] and "differs" in problems[0]
-    path.write_text(text.replace("место 0 играет 5C\n", "место 0 швыряет 5C\n", 1), encoding="utf-8")
+    path.write_text(text.replace("игрок 0 играет 5C\n", "игрок 0 швыряет 5C\n", 1), encoding="utf-8")
     problems = [str(p) for p in check_translated_features(_ctx(copy))]
     assert len(problems) == 1 and "no step template matches" in problems[0]
 
@@ -142,7 +142,8 @@ def test_conform_lang_passes_the_same_scenarios_in_every_language(tmp_path):
         result = CliRunner().invoke(conform, ["--lang", lang, "--games", "0", "--json", str(out), "-k", "flow."])
         assert result.exit_code == 0, result.output
         data = json.loads(out.read_text(encoding="utf-8"))
-        counts[lang] = (data["passed"], data["failed"], data["errors"], [s["id"] for s in data["scenarios"]])
+        totals = data["scenarios"]
+        counts[lang] = (totals["passed"], totals["failed"], totals["errors"], [s["id"] for s in data["scenario_results"]])
         if lang == "ru":
             assert "пройден" in result.output and "Ведущий играет комбинацию" in result.output
     assert len({repr(v) for v in counts.values()}) == 1 and counts["en"][0] > 0

@@ -54,3 +54,35 @@ def test_cli_writes_json(tmp_path):
 def test_cli_refuses_unknown_levels():
     res = CliRunner().invoke(main, ["tournament", "--seats", "easy,expert,easy", "--games", "1"])
     assert res.exit_code != 0 and "expert" in res.output
+
+
+def test_ladder_plays_mixed_seatings_and_rates_the_levels(tmp_path):
+    from president.ladder import ladder_seating, rate, seatings
+
+    table = seatings(["easy", "medium", "hard"], 4)
+    assert len(table) == 12 and all(len(set(s)) > 1 for s in table)
+    seat = ladder_seating(["easy", "medium"], 4)
+    results = run_games(seat, games=36, seed=1)
+    assert [len(r.points) for r in results] == [4] * 36
+    stats = rate(seat, results)
+    assert [s.level for s in stats] == ["easy", "medium"]
+    assert sum(s.deals for s in stats) == 36 * 4
+    assert sum(s.presidents for s in stats) == 36  # one President per deal
+    assert all(s.sigma < 25 / 3 for s in stats)  # the games made the ratings surer
+    assert len(stats[0].curve) > 0 and stats[0].curve[-1][0] <= 36
+
+
+def test_cli_ladder_prints_ratings_and_writes_a_plot(tmp_path):
+    out, svg = tmp_path / "l.json", tmp_path / "l.svg"
+    res = CliRunner().invoke(main, ["tournament", "--ladder", "easy,medium", "--games", "24", "--seed", "3",
+                                    "--json", str(out), "--plot", str(svg)])
+    assert res.exit_code == 0, res.output
+    data = json.loads(out.read_text())
+    assert [r["level"] for r in data["levels"]] == ["easy", "medium"]
+    assert {"mu", "sigma", "president_rate", "president_ci95"} <= set(data["levels"][0])
+    assert "rating" in res.output and "President" in res.output
+    assert svg.read_text().lstrip().startswith("<?xml") and "<svg" in svg.read_text()
+    bad = CliRunner().invoke(main, ["tournament", "--ladder", "easy", "--games", "2"])
+    assert bad.exit_code == 2 and "two different levels" in bad.output
+    both = CliRunner().invoke(main, ["tournament", "--ladder", "easy,medium", "--seats", "easy,easy,easy", "-n", "1"])
+    assert both.exit_code == 2

@@ -1,4 +1,4 @@
-"""Hard: counts the cards still out and plans its way out of its hand (`ai.hard`).
+"""Hard: information-set Monte-Carlo tree search over its own decisions (`ai.hard`).
 
 Card counting (`unseen_cards`): the cards still out are the deck minus its own hand, minus every
 card played publicly this deal; the cards it gave in this deal's exchange are known to sit in the
@@ -7,17 +7,26 @@ better than the worst of them.
 
 Belief (`sample_worlds`): hidden hands of exactly the observed sizes, consistent with those counts,
 drawn by a Metropolis chain over swaps of hidden cards between opponents that favours the deals in
-which the medium policy would have made the opponents' plays and passes of this deal (replayed from
-the public history, `opponent_decisions`). Against medium players this is close to sampling the
-exact posterior; against others it only tilts the sample.
+which the opponent model (the medium policy) would have made the opponents' plays and passes of
+this deal. Those decisions are found by replaying the deal's public history through the engine
+(`opponent_decisions`).
 
-Planning: determinized Monte-Carlo. For each candidate play (one per rank and size, medium's own
-choice first so that it wins ties) it plays the deal out in every sampled world with the medium
-policy at every seat, on plain ints (`playout`), the same worlds for every candidate, and scores the
-points of its own final place. With few cards left it searches its own plays exhaustively in each
-world instead (`solve`). The exchange is planned with rollouts in sampled worlds. The amount of work
-is fixed by the position (not timed), so a decision depends only on the observation and the seeded
-rng.
+Search (`search`): single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012).
+Each iteration draws a fresh determinization from the belief chain and builds it as an engine
+`GameState` (`GameState.from_observation`, with the game's own Ruleset and configuration from the
+observation). It descends one tree whose nodes are hard's own information sets: a node is reached
+by hard's action and then the opponents' observed actions until hard is to act again, so the same
+node serves every world in which the public play went that way, and hard plans its own later plays
+per information set rather than per world (no strategy fusion over its own moves). Hard's actions
+are chosen by UCB1 among candidates (one per rank and size; medium's choice first); opponents act
+per seat, each from its own determinized hand, by the opponent model with a little noise
+(`OPP_NOISE`), and the tree branches on what they do. Below the tree the deal is played out by the
+medium policy with noise (`PLAYOUT_NOISE`). The reward is the points of hard's place, plus a bonus
+for President. Every step goes through the engine (`apply`, `legal_actions`): the rules of turns,
+tricks, revolutions and exchanges live there only.
+
+The work is fixed by the position (iterations = `WORK` / cards still in hands, clamped), never by a
+clock, so a decision depends only on the observation and the seeded rng.
 """
 from __future__ import annotations
 
@@ -26,23 +35,26 @@ import random
 from itertools import combinations
 from typing import Sequence
 
-from ..cards import FULL_DECK, NUM_RANKS, iter_cards
-from ..engine import PASS, Action, Config, GameState, Observation, Phase, Ruleset
-from .base import LOW_SUITS, POP, register
-from .medium import medium_give, medium_play
+from ..cards import iter_cards
+from ..engine import PASS, Action, GameState, Observation, Phase
+from .base import register
+from .medium import medium, medium_give, medium_move
 
-#: Rollouts per decision (worlds x candidates) and the fewest / most sampled worlds.
-ROLLOUTS = 500
-MIN_WORLDS, MAX_WORLDS = 20, 400
-
-_RULES: Ruleset | None = None
-
-
-def _rules() -> Ruleset:
-    global _RULES
-    if _RULES is None:
-        _RULES = Ruleset.from_spec()
-    return _RULES
+#: Search work: iterations = WORK // cards still in all hands, between MIN_ITER and MAX_ITER.
+WORK = 7_000
+MIN_ITER, MAX_ITER = 50, 450
+#: UCB1 exploration constant (rewards are scaled to 0..1).
+UCB_C = 0.6
+#: Probability that a playout step (resp. an opponent step in the tree) is a random candidate play
+#: instead of the medium policy's.
+PLAYOUT_NOISE = 0.02
+OPP_NOISE = 0.0
+#: Rewards: the points of the place (n for President ... 1 for last), plus this for being President.
+PRESIDENT_BONUS = 3
+#: Belief chain: a swap of two hidden cards that explains `d` more opponent decisions than before
+#: is kept with probability exp(-BETA * d); one world is taken every THIN steps after BURN_IN.
+BETA = 6.0
+BURN_IN, THIN = 200, 2
 
 
 def _deal_exchanges(obs: Observation):
@@ -66,19 +78,17 @@ def unseen_cards(obs: Observation) -> tuple[int, list[int], list[int]]:
         elif receiver == obs.seat and place.get(giver, 0) > place.get(receiver, 0):
             # the giver had to give its best cards: it kept nothing better than the worst of them
             cap[giver] = min(cap[giver], (cards & -cards).bit_length() - 1)
-    out = FULL_DECK & ~obs.hand & ~played
+    out = obs.config.deck & ~obs.hand & ~played  # the 52 cards and the table's jokers
     for k in known:
         out &= ~k
     return out, known, cap
 
 
-def sample_hands(obs: Observation, rng: random.Random, unseen: int, known: list[int], cap: list[int],
-                 sizes: Sequence[int] | None = None, hand: int | None = None) -> list[int]:
+def sample_hands(obs: Observation, rng: random.Random, unseen: int, known: list[int], cap: list[int]) -> list[int]:
     """Hidden hands of exactly the observed sizes, consistent with the counted cards."""
-    n = obs.players
-    sizes = obs.hand_sizes if sizes is None else sizes
+    n, sizes = obs.players, obs.hand_sizes
     hands = [0] * n
-    hands[obs.seat] = obs.hand if hand is None else hand
+    hands[obs.seat] = obs.hand
     pool = list(iter_cards(unseen))
     rng.shuffle(pool)
     # capped seats first, from the cards under their cap
@@ -98,38 +108,99 @@ def sample_hands(obs: Observation, rng: random.Random, unseen: int, known: list[
     return hands
 
 
-def world_state(obs: Observation, hands: list[int], to_act: int | None = None) -> GameState:
-    """A GameState of the public position of `obs` with these hands, that ends with this deal."""
-    g = GameState.__new__(GameState)
-    g.rules = _rules()
-    g.config = Config(obs.players, obs.revolution, obs.deal)
-    g.n = obs.players
-    g.hands = hands
-    g.phase = Phase.PLAY
-    g.deal = obs.deal
-    g.to_act = obs.to_act if to_act is None else to_act
-    g.reversed = obs.reversed
-    g.trick = obs.trick
-    g.trick_by = obs.trick_by
-    g.passed = sum(1 << s for s in obs.passed)
-    g.finished = list(obs.finished)
-    g.scores = [0] * obs.players
-    g.history, g.exchanges, g.pending = [], [], []
-    g.last_ranking = list(obs.last_ranking)
-    g.rng = None
-    g._legal = None
-    g.must = 0  # no first-lead card to play (option.first-lead.holder)
-    return g
+def opponent_decisions(obs: Observation, hands: Sequence[int]) -> list[list[tuple[int, bool, int, int]]]:
+    """Per seat, its plays and passes of this deal as (trick before, order reversed before, action,
+    the cards it played from then on): this deal's public history replayed through the engine from
+    its start, each seat holding the cards of `hands` plus those it has played since."""
+    played = [0] * obs.players
+    hist = [(seat, a) for d, seat, a in obs.history if d == obs.deal]
+    for seat, a in hist:
+        played[seat] |= a
+    g = GameState.from_observation(obs, [h | p for h, p in zip(hands, played)], deal_start=True)
+    steps = []
+    for seat, a in hist:
+        steps.append((seat, g.trick, g.reversed, a))
+        g.apply(a)
+    out: list[list[tuple[int, bool, int, int]]] = [[] for _ in range(obs.players)]
+    later = [0] * obs.players
+    for seat, trick, rev, a in reversed(steps):
+        later[seat] |= a
+        if seat != obs.seat:
+            out[seat].append((trick, rev, a, later[seat]))
+    return out
 
 
-def rollout(g: GameState, me: int) -> int:
-    """Play the deal out with the medium policy everywhere; the points of `me`'s place."""
-    hands, apply, play = g.hands, g.apply, medium_play
-    while g.phase == Phase.PLAY and hands[me]:
-        apply(play(hands[g.to_act], g.trick, g.reversed))  # type: ignore[index]
-    fin = g.finished
-    place = fin.index(me) + 1 if me in fin else g.n
-    return g.n - place + 1
+#: The opponent model is a pure function of (hand, trick, order), called millions of times with
+#: many repeats (about two in three within a decision): its answers are kept here, up to MEMO_SIZE.
+_MEMO: dict[tuple, Action] = {}
+MEMO_SIZE = 400_000
+
+
+def _table(g: GameState | Observation) -> tuple | None:
+    """None for the 1.1.0 plays, else the game's (Config, Ruleset) for the house-rule model."""
+    return None if g.config.plain else (g.config, g.rules)
+
+
+def model_play(hand: int, trick: int, rev: bool, table: tuple | None = None) -> Action:
+    """The opponent model's play (the medium policy, under the game's own rules), memoized."""
+    key = (hand, trick, rev) if table is None else (hand, trick, rev, table[0])
+    a = _MEMO.get(key)
+    if a is None:
+        if len(_MEMO) >= MEMO_SIZE:
+            _MEMO.clear()
+        a = _MEMO[key] = medium_move(hand, trick, rev, table)
+    return a
+
+
+def _misfits(hand: int, decisions: list[tuple[int, bool, int, int]], limit: int = 1 << 30,
+             table: tuple | None = None) -> int:
+    """How many of these decisions the opponent model would not have made with `hand` (counting
+    stops once it exceeds `limit`)."""
+    play = model_play
+    count = 0
+    for trick, rev, a, later in decisions:
+        if play(hand | later, trick, rev, table) != a:
+            count += 1
+            if count > limit:
+                break
+    return count
+
+
+def sample_worlds(obs: Observation, rng: random.Random, count: int) -> list[list[int]]:
+    """`count` hidden deals consistent with the counted cards, drawn by a Metropolis chain that
+    favours deals explaining the opponents' decisions (see BETA)."""
+    unseen, known, cap = unseen_cards(obs)
+    hands = sample_hands(obs, rng, unseen, known, cap)
+    decisions = opponent_decisions(obs, hands)
+    seats = [s for s in range(obs.players) if s != obs.seat and hands[s] & ~known[s]]
+    if len(seats) < 2 or not any(decisions[s] for s in seats):
+        return [hands] + [sample_hands(obs, rng, unseen, known, cap) for _ in range(count - 1)]
+    free = {s: list(iter_cards(hands[s] & ~known[s])) for s in seats}
+    table = _table(obs)
+    misfit = [_misfits(hands[s], decisions[s], table=table) if s in free else 0 for s in range(obs.players)]
+    out = []
+    log, rand, randrange = math.log, rng.random, rng.randrange
+    steps = BURN_IN + count * THIN
+    for step in range(1, steps + 1):
+        a, b = rng.sample(seats, 2)
+        la, lb = free[a], free[b]
+        i, j = randrange(len(la)), randrange(len(lb))
+        x, y = la[i], lb[j]
+        if (x >> 2) != (y >> 2) and y < cap[a] and x < cap[b]:
+            # Metropolis: keep the swap when it adds at most -log(u)/BETA misfits; counting stops
+            # as soon as that budget is exceeded (the same rule, most proposals rejected early)
+            budget = misfit[a] + misfit[b] + int(-log(1.0 - rand()) / BETA)
+            ha = hands[a] ^ (1 << x) | (1 << y)
+            ma = _misfits(ha, decisions[a], budget, table)
+            if ma <= budget:
+                hb = hands[b] ^ (1 << y) | (1 << x)
+                mb = _misfits(hb, decisions[b], budget - ma, table)
+                if ma + mb <= budget:
+                    hands[a], hands[b], misfit[a], misfit[b] = ha, hb, ma, mb
+                    la[i], lb[j] = y, x
+        if step > BURN_IN and (step - BURN_IN) % THIN == 0:
+            out.append(hands[:])
+    return out
 
 
 def play_candidates(legal: Sequence[Action], trick: int) -> list[Action]:
@@ -163,240 +234,125 @@ def give_candidates(hand: int, k: int) -> list[Action]:
     return list(seen.values())
 
 
-def playout(hands: list[int], n: int, to_act: int, trick: int, by: int, passed: int, rev: bool, out: int,
-            me: int, revolution: bool, first: int = -1) -> int:
-    """Play the deal out from this position with the medium policy everywhere (the seat to act
-    plays `first` if it is given), on plain ints (no GameState): the points of `me`'s place (n for
-    President ... 1 for last). `hands` is modified."""
-    a = first if first >= 0 else medium_play(hands[to_act], trick, rev)
-    return _run(hands, n, to_act, trick, by, passed, rev, out, me, revolution, a, False)[0]  # type: ignore[return-value]
+
+class _Node:
+    """One of hard's information sets: its candidate actions and their visits and reward sums."""
+
+    __slots__ = ("actions", "visits", "totals", "children", "n")
+
+    def __init__(self, actions: list[Action]):
+        self.actions = actions
+        self.visits = [0] * len(actions)
+        self.totals = [0.0] * len(actions)
+        self.children: dict[tuple[int, tuple[Action, ...]], _Node] = {}
+        self.n = 0
+
+    def select(self) -> int:
+        visits = self.visits
+        if self.n < len(visits):
+            return self.n  # each candidate once, in order (medium's choice first)
+        log_n = math.log(self.n)
+        totals = self.totals
+        return max(range(len(visits)), key=lambda i: totals[i] / visits[i] + UCB_C * math.sqrt(log_n / visits[i]))
 
 
-def _evaluate(obs: Observation, rng: random.Random, cands: list[Action], exchange: bool) -> Action:
-    unseen, known, cap = unseen_cards(obs)
-    me, n = obs.seat, obs.players
-    worlds = max(MIN_WORLDS, min(MAX_WORLDS, ROLLOUTS // len(cands)))
-    totals = [0] * len(cands)
-    if exchange:  # give back to the seat whose best cards it received; the last place then leads
-        giver = next(g for _d, g, r, _c in _deal_exchanges(obs) if r == me)
-        leader = obs.last_ranking[-1]
-    for _ in range(worlds):
-        base = sample_hands(obs, rng, unseen, known, cap)
-        for i, action in enumerate(cands):
-            hands = base[:]
-            if exchange:
-                hands[me] ^= action
-                hands[giver] |= action
-                g = world_state(obs, hands, to_act=leader)
-            else:
-                g = world_state(obs, hands)
-                g.apply(action)
-            totals[i] += rollout(g, me)
-    best = max(range(len(cands)), key=lambda i: (totals[i], -i))
-    return cands[best]
+def play_options(g: GameState) -> list[Action]:
+    """Hard's candidates in a position: medium's choice first, then one play per rank and size."""
+    legal = g.legal_actions()
+    mine = medium_move(g.hands[g.to_act], g.trick, g.reversed, _table(g))  # type: ignore[index]
+    cands = play_candidates(legal, g.trick)
+    return _medium_first(cands, mine) if mine in legal else cands
 
 
-def _options(hand: int, trick: int, rev: bool) -> list[int]:
-    """The plays the endgame search tries: following, pass and the lowest suits of each rank that
-    beats the trick; leading, one card or all cards of each rank."""
-    if trick:
-        t = (trick.bit_length() - 1) >> 2
-        k = trick.bit_count()
-        out = [PASS]
-        for r in (range(t - 1, -1, -1) if rev else range(t + 1, NUM_RANKS)):
-            nib = hand >> (4 * r) & 0xF
-            if POP[nib] >= k:
-                out.append(LOW_SUITS[nib][k] << (4 * r))
-        return out
-    out = []
-    for r in range(NUM_RANKS):
-        nib = hand >> (4 * r) & 0xF
-        if nib:
-            out.append(LOW_SUITS[nib][1] << (4 * r))
-            if POP[nib] > 1:
-                out.append(nib << (4 * r))
-    return out
+def _medium_first(cands: list[Action], mine: Action) -> list[Action]:
+    if mine in cands:
+        cands.remove(mine)
+    cands.insert(0, mine)
+    return cands
 
 
-def _advance(hands: list[int], n: int, s: int, trick: int, by: int, passed: int, rev: bool, out: int,
-             me: int, revolution: bool, a: int):
-    """Seat `s` plays `a`, then the medium policy plays every other seat until `me` is to act:
-    (points, None) when `me`'s place is settled, else (None, state at `me`'s turn)."""
-    return _run(hands, n, s, trick, by, passed, rev, out, me, revolution, a, True)
+def give_options(hand: int, k: int) -> list[Action]:
+    return _medium_first(give_candidates(hand, k), medium_give(hand, k))
 
 
-def _run(hands: list[int], n: int, s: int, trick: int, by: int, passed: int, rev: bool, out: int,
-         me: int, revolution: bool, a: int, stop: bool):
-    """The rules of a trick on plain ints (`GameState.apply` without the objects): seat `s` plays
-    `a`, then the medium policy plays, `me` included unless `stop`. Returns (points of `me`'s place,
-    None), or (None, (hands, trick, by, passed, rev, out)) when `stop` and `me` is to act."""
-    play = medium_play
-    quad = _rules().revolution_cards if revolution else 0
+def model_action(g: GameState, rng: random.Random, noise: float) -> Action:
+    """The opponent model and playout policy: medium, and with probability `noise` a random candidate."""
+    hand = g.hands[g.to_act]  # type: ignore[index]
+    if g.phase == Phase.EXCHANGE:
+        return medium_give(hand, g.legal_actions()[0].bit_count())
+    if noise and rng.random() < noise:
+        return rng.choice(play_candidates(g.legal_actions(), g.trick))
+    return model_play(hand, g.trick, g.reversed, _table(g))
+
+
+def _reward(g: GameState, me: int, rng: random.Random) -> float:
+    """Play the deal out from `g` (policy with noise) and score `me`'s place, scaled to 0..1."""
+    hands, apply = g.hands, g.apply
+    noise = PLAYOUT_NOISE
+    rand, get = rng.random, _MEMO.get
+    if _table(g) is not None:  # house rules: the model reads the game's own rules (no int-key memo path)
+        while g.phase == Phase.PLAY and hands[me]:
+            apply(model_action(g, rng, 1.0 if noise and rand() < noise else 0.0))
+    while g.phase == Phase.PLAY and hands[me]:
+        if noise and rand() < noise:
+            apply(model_action(g, rng, 1.0))
+        else:
+            key = (hands[g.to_act], g.trick, g.reversed)  # type: ignore[index]
+            a = get(key)
+            if a is None:
+                a = model_play(*key)
+            apply(a)
+    n = g.n
+    pts = n - g.finished.index(me)
+    return (pts + PRESIDENT_BONUS if pts == n else pts) / (n + PRESIDENT_BONUS)
+
+
+def iterations(obs: Observation) -> int:
+    return max(MIN_ITER, min(MAX_ITER, WORK // max(1, sum(obs.hand_sizes))))
+
+
+def _iterate(g: GameState, root: _Node, me: int, rng: random.Random) -> None:
+    """One ISMCTS iteration in the determinization `g`: UCB1 at hard's own nodes (each candidate
+    once first), opponents by the model, a playout from the first new node, the reward backed up."""
+    live = (Phase.EXCHANGE, Phase.PLAY)
+    node, path = root, []
+    i = root.select()
     while True:
-        h = hands[s]
-        if a:
-            h ^= a
-            hands[s] = h
-            trick = a
-            by = s
-            if a.bit_count() == quad:
-                rev = not rev
-            if not h:
-                out += 1
-                if s == me:
-                    return n - out + 1, None
-                if out == n - 1:
-                    return 1, None
-        else:
-            passed |= 1 << s
-        # the next seat that may still act in this trick, or the trick ends
-        t = s
-        for _ in range(n):
-            t = t + 1 if t + 1 < n else 0
-            if t != by and hands[t] and not passed >> t & 1:
-                break
-        else:
-            trick = 0
-            passed = 0
-            t = by
-            while not hands[t]:  # lead.next-active
-                t = t + 1 if t + 1 < n else 0
-        s = t
-        if stop and s == me:
-            return None, (hands, trick, by, passed, rev, out)
-        a = play(hands[s], trick, rev)
+        fresh = node.visits[i] == 0
+        path.append((node, i))
+        g.apply(node.actions[i])
+        seen = []
+        while g.phase in live and g.to_act != me and g.hands[me]:
+            b = model_action(g, rng, OPP_NOISE)
+            seen.append(b)
+            g.apply(b)
+        if fresh or g.phase not in live or not g.hands[me]:
+            break
+        key = (i, tuple(seen))
+        child = node.children.get(key)
+        if child is None:  # a new information set: its first candidate is tried, then a playout
+            child = node.children[key] = _Node(play_options(g))
+        node, i = child, child.select()
+    reward = _reward(g, me, rng)
+    for nd, i in path:
+        nd.n += 1
+        nd.visits[i] += 1
+        nd.totals[i] += reward
 
 
-def solve(hands: list[int], n: int, trick: int, by: int, passed: int, rev: bool, out: int, me: int,
-          revolution: bool, memo: dict) -> int:
-    """The most points `me` (to act) can reach in this deal with every hand known, the others
-    playing the medium policy: an exhaustive search over its own plays."""
-    key = (tuple(hands), trick, by, passed, rev)
-    v = memo.get(key)
-    if v is not None:
-        return v
-    best = 0
-    for a in _options(hands[me], trick, rev):
-        pts, state = _advance(hands[:], n, me, trick, by, passed, rev, out, me, revolution, a)
-        if pts is None:
-            pts = solve(state[0], n, *state[1:], me, revolution, memo)
-        if pts > best:
-            best = pts
-            if best == n:
-                break
-    memo[key] = best
-    return best
+def search(obs: Observation, rng: random.Random, root_actions: list[Action], iters: int) -> _Node:
+    """`iters` ISMCTS iterations from hard's information set `obs`, each in a fresh world drawn
+    from the belief chain; the root node."""
+    root = _Node(root_actions)
+    for hands in sample_worlds(obs, rng, iters):
+        _iterate(GameState.from_observation(obs, hands), root, obs.seat, rng)
+    return root
 
 
-#: Rollout work per decision, in cards dealt out: rollouts = ROLLOUT_CARDS / cards still in hands
-#: (a rollout costs about one medium decision per card left), then worlds = rollouts / candidates.
-ROLLOUT_CARDS = 24_000
-#: Belief: sampled worlds are moved towards hands with which the medium policy would have made the
-#: opponents' plays and passes of this deal: a swap of two hidden cards that explains `d` fewer of
-#: them is always kept, one that explains `d` more is kept with probability exp(-BETA * d).
-BETA = 6.0
-BURN_IN, THIN = 300, 6
-#: With at most this many cards in hand, each candidate is scored by an exhaustive search of its own
-#: later plays in each of ENDGAME_WORLDS sampled worlds (the others playing medium) instead of a rollout.
-ENDGAME_CARDS, ENDGAME_WORLDS = 4, 40
-#: Candidates are scored by the points of their place, plus this for being President.
-PRESIDENT_BONUS = 3
-
-
-def opponent_decisions(obs: Observation) -> list[list[tuple[int, bool, int, int]]]:
-    """Per seat, its plays and passes of this deal as (trick before, order reversed before, action,
-    the cards it played from then on): replayed from the public history."""
-    n, me = obs.players, obs.seat
-    hist = [(seat, a) for d, seat, a in obs.history if d == obs.deal]
-    sizes = list(obs.hand_sizes)
-    for seat, a in hist:
-        sizes[seat] += a.bit_count()
-    quad = _rules().revolution_cards if obs.revolution else 0
-    steps = []
-    trick = by = passed = 0
-    by = -1
-    rev = False
-    for seat, a in hist:
-        steps.append((seat, trick, rev, a))
-        if a:
-            sizes[seat] -= a.bit_count()
-            trick, by = a, seat
-            if a.bit_count() == quad:
-                rev = not rev
-        else:
-            passed |= 1 << seat
-        if not any(t != by and sizes[t] and not passed >> t & 1 for t in range(n)):
-            trick = passed = 0
-    out: list[list[tuple[int, bool, int, int]]] = [[] for _ in range(n)]
-    later = [0] * n
-    for seat, trick, rev, a in reversed(steps):
-        later[seat] |= a
-        if seat != me:
-            out[seat].append((trick, rev, a, later[seat]))
-    return out
-
-
-def _misfits(hand: int, decisions: list[tuple[int, bool, int, int]]) -> int:
-    play = medium_play
-    return sum(1 for trick, rev, a, later in decisions if play(hand | later, trick, rev) != a)
-
-
-def sample_worlds(obs: Observation, rng: random.Random, count: int) -> list[list[int]]:
-    """`count` hidden deals consistent with the counted cards, drawn by a Metropolis chain that
-    favours deals explaining the opponents' decisions (see BETA)."""
-    unseen, known, cap = unseen_cards(obs)
-    decisions = opponent_decisions(obs)
-    hands = sample_hands(obs, rng, unseen, known, cap)
-    seats = [s for s in range(obs.players) if s != obs.seat and hands[s] & ~known[s]]
-    if len(seats) < 2 or not any(decisions[s] for s in seats):
-        return [hands] + [sample_hands(obs, rng, unseen, known, cap) for _ in range(count - 1)]
-    free = {s: list(iter_cards(hands[s] & ~known[s])) for s in seats}
-    misfit = [_misfits(hands[s], decisions[s]) if s in free else 0 for s in range(obs.players)]
-    out = []
-    exp, rand, randrange = math.exp, rng.random, rng.randrange
-    steps = BURN_IN + count * THIN
-    for step in range(1, steps + 1):
-        a, b = rng.sample(seats, 2)
-        la, lb = free[a], free[b]
-        i, j = randrange(len(la)), randrange(len(lb))
-        x, y = la[i], lb[j]
-        if (x >> 2) != (y >> 2) and y < cap[a] and x < cap[b]:
-            ha = hands[a] ^ (1 << x) | (1 << y)
-            hb = hands[b] ^ (1 << y) | (1 << x)
-            ma, mb = _misfits(ha, decisions[a]), _misfits(hb, decisions[b])
-            d = ma + mb - misfit[a] - misfit[b]
-            if d <= 0 or rand() < exp(-BETA * d):
-                hands[a], hands[b], misfit[a], misfit[b] = ha, hb, ma, mb
-                la[i], lb[j] = y, x
-        if step > BURN_IN and (step - BURN_IN) % THIN == 0:
-            out.append(hands[:])
-    return out
-
-
-def _evaluate_play(obs: Observation, rng: random.Random, cands: list[Action]) -> Action:
-    me, n = obs.seat, obs.players
-    cards = sum(obs.hand_sizes)
-    worlds = max(MIN_WORLDS, min(MAX_WORLDS, ROLLOUT_CARDS // max(cards, 1) // len(cands)))
-    totals = [0] * len(cands)
-    trick, by, rev = obs.trick, -1 if obs.trick_by is None else obs.trick_by, obs.reversed
-    passed = sum(1 << s for s in obs.passed)
-    out = len(obs.finished)
-    revolution = obs.revolution
-    endgame = obs.hand.bit_count() <= ENDGAME_CARDS
-    if endgame:
-        worlds = ENDGAME_WORLDS
-    for base in sample_worlds(obs, rng, worlds):
-        memo: dict = {}
-        for i, action in enumerate(cands):
-            if endgame:
-                pts, state = _advance(base[:], n, me, trick, by, passed, rev, out, me, revolution, action)
-                if pts is None:
-                    pts = solve(state[0], n, *state[1:], me, revolution, memo)
-            else:
-                pts = playout(base[:], n, me, trick, by, passed, rev, out, me, revolution, action)
-            totals[i] += pts + PRESIDENT_BONUS if pts == n else pts
-    best = max(range(len(cands)), key=lambda i: (totals[i], -i))
-    return cands[best]
+def best_action(root: _Node) -> Action:
+    """The most visited candidate (ties: the earlier, so medium's choice)."""
+    v = root.visits
+    return root.actions[max(range(len(v)), key=lambda i: (v[i], -i))]
 
 
 @register("hard")
@@ -404,20 +360,12 @@ def hard(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Actio
     if len(legal) == 1:
         return legal[0]
     if obs.phase == Phase.EXCHANGE:
-        k = legal[0].bit_count()
-        cands = give_candidates(obs.hand, k)
-        fallback = medium_give(obs.hand, k)
-        if fallback not in cands:
-            cands.insert(0, fallback)
-        return _evaluate(obs, rng, cands, exchange=True) if len(cands) > 1 else cands[0]
-    cands = play_candidates(legal, obs.trick)
-    mine = medium_play(obs.hand, obs.trick, obs.reversed)  # ties go to medium's choice
-    if mine in cands:
-        cands.remove(mine)
-    cands.insert(0, mine)
+        cands = give_options(obs.hand, legal[0].bit_count())
+    else:
+        cands = _medium_first(play_candidates(legal, obs.trick), medium(obs, legal, rng))
     if len(cands) == 1:
         return cands[0]
-    return _evaluate_play(obs, rng, cands)
+    return best_action(search(obs, rng, cands, iterations(obs)))
 
 
-__all__ = ["hard", "unseen_cards", "sample_hands", "world_state", "rollout", "PASS"]
+__all__ = ["hard", "unseen_cards", "sample_hands", "sample_worlds", "opponent_decisions", "search", "PASS"]

@@ -38,7 +38,7 @@ from typing import Sequence
 
 from ..cards import NUM_RANKS, card_list
 from ..engine import PASS, Action, Observation, Phase
-from ..plays import JOKERS, LONE, NATURAL, RUN, combo
+from ..plays import JOKERS, LONE, NATURAL, RUN, combo, plays
 from .base import LOW_SUITS, POP, house_key, house_rules, natural_trick, register, top_rank
 
 #: Ranks stronger than rank t in the current order, weakest first: ABOVE[reversed][t].
@@ -165,6 +165,17 @@ def medium_house(hand: int, trick: int, reversed_: bool, legal: Sequence[Action]
         return PASS
     # only jokers left, or the policy's play is not allowed here: the weakest play, fewest jokers
     return min(plays, key=lambda a: ((a & JOKERS).bit_count(), key(a)))
+
+
+def medium_move(hand: int, trick: int, reversed_: bool, table: tuple | None = None) -> Action:
+    """Medium's play as a pure function of the position, for any table: `table` is None for the
+    1.1.0 plays, else (Config, Ruleset) of the game (its plays come from `president.plays`)."""
+    if table is None:
+        return medium_play(hand, trick, reversed_)
+    config, rules = table
+    legal = plays(hand, trick, reversed_, config.equality, config.sequences, rules.min_cards, rules.max_cards,
+                  rules.min_run)
+    return medium_house(hand, trick, reversed_, [PASS, *legal] if trick else legal)
 
 
 @register("medium")

@@ -1,98 +1,207 @@
-"""Conformance reports: text summary per clause, JSON, JUnit XML, Cucumber JSON, annotated sheet."""
+"""Conformance reports: text summary, JSON, JUnit XML, Cucumber JSON, annotated rule sheet.
+
+Scenario outcomes and lock-step games are counted apart. The deviations (one per distinct rule
+difference, `verdict`) and the protocol notes (representation differences the rules leave open)
+are reported apart from the failures. The rule sheet's lines are passed in (`SheetLines`, from
+`president.i18n.render.render_lines`), so this module does not depend on the renderer.
+"""
 from __future__ import annotations
 
 import html
 import json
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 from xml.etree import ElementTree as ET
 
 from ..spec import Spec
 from .lockstep import LockstepResult
-from .runner import ScenarioResult, clause_outcomes, totals
+from .runner import ScenarioResult, clause_outcomes, is_ai_result, totals
+from .verdict import Deviation
 
-MARK = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "skip": "SKIP", "none": "----"}
+MARK = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "protocol": "PROTOCOL", "skip": "SKIP", "none": "----",
+        "blocked": "BLOCKED", "variant": "VARIANT"}
+REQUEST_CHARS = 160
+SheetLines = list[tuple[tuple[str, ...], str]]
 
 
-def summary_text(spec: Spec, results: list[ScenarioResult], lock: LockstepResult | None, engine: str = "",
-                 verbose: bool = False) -> str:
+@dataclass
+class Run:
+    """Everything a report needs about one conformance run."""
+
+    spec: Spec
+    results: list[ScenarioResult]
+    lock: LockstepResult | None
+    hello: dict[str, Any] | None = None
+    engine: str = ""
+    deviations: list[Deviation] = field(default_factory=list)
+    notes: list[dict[str, Any]] = field(default_factory=list)
+    ai_run: bool = True
+
+    @property
+    def rule_results(self) -> list[ScenarioResult]:
+        return [r for r in self.results if not is_ai_result(r)]
+
+    @property
+    def ai_results(self) -> list[ScenarioResult]:
+        return [r for r in self.results if is_ai_result(r)]
+
+    def clauses(self) -> dict[str, dict[str, Any]]:
+        """Per clause: its outcome (a deviation on it fails it even when its own scenarios pass)."""
+        base = clause_outcomes(self.spec, self.results)
+        out: dict[str, dict[str, Any]] = {}
+        for cid, outcome in base.items():
+            mine = [r for r in self.results if r.clause == cid]
+            devs = [d for d in self.deviations if d.clause == cid or cid in d.also]
+            if outcome not in ("error", "protocol"):
+                if any(not d.declared for d in devs):
+                    outcome = "fail"
+                elif devs:
+                    outcome = "variant"
+            out[cid] = {"outcome": outcome, "passed": sum(r.outcome == "pass" for r in mine), "scenarios": len(mine),
+                        "blocked_by": sorted({r.blocked_by for r in mine if r.blocked_by}),
+                        "deviations": [d.house_rule.label if d.house_rule else d.description for d in devs],
+                        "reasons": sorted({x for r in mine for x in r.reasons})}
+        return out
+
+    @property
+    def failing(self) -> bool:
+        t = totals(self.results)
+        lock_bad = self.lock is not None and (self.lock.failed or self.lock.errors)
+        return bool(t["failed"] or t["errors"] or t["blocked"] or lock_bad
+                    or any(not d.declared for d in self.deviations))
+
+
+def cut(text: str, limit: int = REQUEST_CHARS) -> str:
+    return text if len(text) <= limit else text[:limit - 15] + f"... ({len(text)} chars)"
+
+
+def _lock_line(lock: LockstepResult) -> str:
+    return (f"lock-step: {lock.games} games, {lock.steps} steps, {lock.failed} divergent, {lock.errors} errors, "
+            f"{lock.steps_per_s:,.0f} steps/s")
+
+
+def deviation_lines(run: Run) -> list[str]:
     out = []
-    if engine:
-        out.append(f"engine: {engine}")
+    for d in run.deviations:
+        what = (f"explained by house rule {d.house_rule.label}" + (" (declared)" if d.declared else
+                f"; declare it with {d.house_rule.hello_line}")) if d.house_rule else "no house rule explains it"
+        out.append(f"DEVIATION {d.clause}: {d.house_rule.sentence if d.house_rule else d.description or d.evidence}")
+        out.append(f"  {what}" + (f"; also breaks {', '.join(d.also)}" if d.also else ""))
+        counts = [f"{len(d.scenarios)} scenario(s) of its own"] if d.scenarios else []
+        counts += [f"blocks {d.blocked} scenario(s)"] if d.blocked else []
+        counts += [f"{d.games} lock-step divergence(s)"] if d.games else []
+        out.append(f"  {', '.join(counts)}")
+        out.append(f"  evidence: {cut(d.evidence, 200)}" + (f"\n  engine said: {cut(d.engine_error, 200)}"
+                                                             if d.engine_error else ""))
+        if d.gherkin:
+            out.append("  minimal scenario:\n" + "\n".join("    " + line for line in d.gherkin.splitlines()))
+    return out
+
+
+def summary_text(run: Run, verbose: bool = False) -> str:
+    spec, results, lock = run.spec, run.results, run.lock
+    out = [f"engine: {run.engine}"] if run.engine else []
     for r in results:
-        if r.outcome in ("fail", "error"):
+        if r.outcome in ("fail", "error", "protocol"):
             out.append(f"{MARK[r.outcome]} {r.id}\n  at: {r.step}\n  {r.message}")
-            if r.details:
+            if r.root is not None and r.outcome == "fail":
+                out.append(f"  root cause: {r.root.text()}")
+            if r.details and verbose:
                 out.append("\n".join("  " + line for line in r.details.splitlines()))
-    by_clause = clause_outcomes(spec, results)
-    out.append("")
-    out.append("clause                              outcome  scenarios  engine reasons")
-    for cid, outcome in by_clause.items():
-        mine = [r for r in results if r.clause == cid]
-        if not mine and not verbose:
+    blocked = Counter(r.blocked_by for r in results if r.outcome == "blocked")
+    for clause, n in blocked.most_common():
+        out.append(f"BLOCKED {n} scenario(s) by {clause}")
+    if run.deviations:
+        out += [""] + deviation_lines(run)
+    clauses = run.clauses()
+    out += ["", "clause                              outcome  scenarios  engine reasons"]
+    for cid, c in clauses.items():
+        if not c["scenarios"] and not verbose and c["outcome"] not in ("fail", "variant"):
             continue
-        ok = sum(r.outcome == "pass" for r in mine)
-        reasons = sorted({x for r in mine for x in r.reasons})
-        out.append(f"{cid:<36}{MARK[outcome]:<9}{ok}/{len(mine):<9}{', '.join(reasons)}")
-    for r in results:
-        if r.outcome == "skip":
-            out.append(f"SKIP {r.id}: {r.message}")
+        out.append(f"{cid:<36}{MARK[c['outcome']]:<9}{c['passed']}/{c['scenarios']:<9}{', '.join(c['reasons'])}")
+    for reason, n in Counter(r.message for r in results if r.outcome == "skip").most_common():
+        out.append(f"SKIP {n} scenario(s): {reason}")
+    if not run.ai_run:
+        out.append("AI suite not run: the engine declares no AI levels (hello.options.ai)")
+    if run.notes:
+        out += ["", "protocol notes (representation the rules leave open; not failures):"]
+        out += [f"  NOTE {n['note']} ({n['seen']}x), e.g. {cut(n['example'], 120)}" for n in run.notes]
     if lock is not None and lock.divergences:
         out.append("")
-        for d in lock.divergences[:5]:
+        shown: set[str] = set()
+        for d in lock.divergences:
+            if d.clause in shown or len(shown) >= 5:
+                continue
+            shown.add(d.clause)
             out.append(f"{'FAIL' if d.kind == 'fail' else 'ERROR'} lock-step game {d.game} (seed {d.seed}), "
-                       f"request {d.index} {json.dumps(d.request)}\n  {d.message}")
-            if d.details:
-                out.append("\n".join("  " + line for line in d.details.splitlines()))
-    t = totals(results)
-    line = (f"{len(results)} scenarios: {t['passed']} passed, {t['failed']} failed, {t['errors']} errors, "
-            f"{t['skipped']} skipped")
+                       f"request {d.index} {cut(json.dumps(d.request))}\n  [{d.clause}] {d.message}"
+                       + (f"\n  engine said: {d.engine_error}" if d.engine_error else ""))
+    t = totals(run.rule_results)
+    line = (f"{len(run.rule_results)} scenarios: {t['passed']} passed, {t['failed']} failed, {t['blocked']} blocked, "
+            f"{t['errors']} errors, {t['skipped']} skipped; {len(run.deviations)} deviation(s), "
+            f"{len(run.notes)} protocol note(s)")
+    if run.ai_results:
+        a = totals(run.ai_results)
+        line += f"; AI: {a['passed']}/{len(run.ai_results)} passed"
     if lock is not None:
-        line += (f"; lock-step: {lock.games} games, {lock.steps} steps, {lock.failed} divergent, "
-                 f"{lock.errors} errors, {lock.steps_per_s:,.0f} steps/s")
+        line += "; " + _lock_line(lock)
     out += ["", line]
     return "\n".join(out)
 
 
-def json_report(spec: Spec, results: list[ScenarioResult], lock: LockstepResult | None,
-                hello: dict[str, Any] | None = None) -> dict[str, Any]:
-    t = totals(results)
-    out: dict[str, Any] = dict(t)
-    if lock is not None:
-        out["failed"] += lock.failed
-        out["errors"] += lock.errors
-    out.update({
-        "spec_version": spec.version,
+def _suite(results: list[ScenarioResult]) -> dict[str, int]:
+    return totals(results)
+
+
+def json_report(run: Run) -> dict[str, Any]:
+    lock, hello = run.lock, run.hello
+    return {
+        "spec_version": run.spec.version,
         "engine": {k: hello.get(k) for k in ("name", "version", "protocol", "spec_version", "options")} if hello else None,
-        "clauses": clause_outcomes(spec, results),
-        "scenarios": [r.as_dict() for r in results],
-        "steps_per_s": round(lock.steps_per_s, 1) if lock else None,
+        "scenarios": _suite(run.rule_results),
+        "ai_scenarios": _suite(run.ai_results) if run.ai_run else None,
         "lockstep": None if lock is None else {
-            "games": lock.games, "steps": lock.steps, "requests": lock.requests, "seconds": round(lock.seconds, 3),
-            "divergences": [d.as_dict() for d in lock.divergences]},
-    })
-    return out
+            "games": lock.games, "steps": lock.steps, "divergent": lock.failed, "errors": lock.errors,
+            "steps_per_s": round(lock.steps_per_s, 1), "requests": lock.requests, "seconds": round(lock.seconds, 3)},
+        "steps_per_s": round(lock.steps_per_s, 1) if lock else None,
+        "clauses": run.clauses(),
+        "deviations": [d.as_dict() for d in run.deviations],
+        "protocol_notes": run.notes,
+        "failing": run.failing,
+        "scenario_results": [r.as_dict() for r in run.results],
+        "divergences": [d.as_dict() for d in lock.divergences[:100]] if lock else [],
+    }
 
 
-def junit_xml(spec: Spec, results: list[ScenarioResult], lock: LockstepResult | None) -> str:
+def junit_xml(run: Run) -> str:
+    results, lock = run.results, run.lock
     t = totals(results)
-    suite = ET.Element("testsuite", name=f"president-conformance-{spec.version}",
-                       tests=str(len(results) + (1 if lock else 0)), failures=str(t["failed"]),
-                       errors=str(t["errors"]), skipped=str(t["skipped"]),
+    lock_fail = 1 if lock is not None and lock.failed else 0
+    lock_err = 1 if lock is not None and not lock.failed and lock.errors else 0
+    suite = ET.Element("testsuite", name=f"president-conformance-{run.spec.version}",
+                       tests=str(len(results) + (1 if lock else 0)),
+                       failures=str(t["failed"] + t["blocked"] + lock_fail), errors=str(t["errors"] + lock_err),
+                       skipped=str(t["skipped"]),
                        time=f"{sum(r.seconds for r in results) + (lock.seconds if lock else 0):.3f}")
     for r in results:
         case = ET.SubElement(suite, "testcase", classname=r.clause, name=r.id, time=f"{r.seconds:.4f}")
-        if r.outcome == "fail":
-            ET.SubElement(case, "failure", message=r.message).text = f"at: {r.step}\n{r.details}"
-        elif r.outcome == "error":
+        if r.outcome in ("fail", "blocked"):
+            msg = r.message if r.outcome == "fail" else f"blocked by {r.blocked_by}: {r.message}"
+            ET.SubElement(case, "failure", message=msg).text = f"at: {r.step}\n{r.details}"
+        elif r.outcome in ("error", "protocol"):
             ET.SubElement(case, "error", message=r.message).text = f"at: {r.step}\n{r.details}"
         elif r.outcome == "skip":
             ET.SubElement(case, "skipped", message=r.message)
     if lock is not None:
         case = ET.SubElement(suite, "testcase", classname="lockstep", name=f"lockstep/{lock.games}-games",
                              time=f"{lock.seconds:.3f}")
-        for d in lock.divergences:
-            tag = "failure" if d.kind == "fail" else "error"
-            ET.SubElement(case, tag, message=d.message).text = f"game {d.game} seed {d.seed} request {d.index}\n{d.details}"
+        if lock.divergences:
+            first = lock.divergences[0]
+            tag = "failure" if lock_fail else "error"
+            ET.SubElement(case, tag, message=f"{lock.failed} divergent game(s), {lock.errors} error(s)").text = "\n".join(
+                f"game {d.game} seed {d.seed} request {d.index} [{d.clause}] {d.message}" for d in lock.divergences[:50]
+            ) or first.message
     return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
 
 
@@ -118,56 +227,65 @@ def cucumber_json(spec: Spec, results: list[ScenarioResult]) -> list[dict[str, A
     return features
 
 
-def sheet_lines(spec: Spec, lang: str) -> list[tuple[tuple[str, ...], str]]:
-    """(clause ids, text) per line of the rule sheet in `lang`; clause titles if it cannot be rendered."""
-    try:
-        from ..i18n.render import render_lines
-    except ImportError:
-        render_lines = None
-    if render_lines is not None:
-        try:
-            return render_lines(spec, lang)
-        except Exception:  # noqa: BLE001 - missing catalog: fall back to the clause titles
-            pass
-    out: list[tuple[tuple[str, ...], str]] = [((), f"{spec.game} — {spec.variant} {spec.version}")]
+def title_lines(spec: Spec) -> SheetLines:
+    """The sheet as clause titles (when no rendered sheet is given)."""
+    out: SheetLines = [((), f"{spec.game} — {spec.variant} {spec.version}")]
     for section in spec.sections:
         out.append(((), section.title))
         out += [((c.id,), c.title) for c in spec.clauses_in(section.id)]
     return out
 
 
-def annotated_sheet_html(spec: Spec, results: list[ScenarioResult], lang: str) -> str:
-    """The rule sheet in `lang`, each line marked from its clauses' outcomes (fail > error > pass)."""
-    outcomes = clause_outcomes(spec, results)
-    rows = []
-    for rules, text in sheet_lines(spec, lang):
-        states = [outcomes.get(r, "none") for r in rules]
-        if not rules:
-            mark = ""
-        elif "error" in states:
-            mark = "error"
-        elif "fail" in states:
-            mark = "fail"
-        elif "pass" in states:
-            mark = "pass"
-        else:
-            mark = "untested"
-        title = "; ".join(f"{r}: {outcomes.get(r, 'none')}" for r in rules)
+def _mark(states: list[str]) -> str:
+    for m in ("error", "protocol", "fail", "blocked", "variant", "pass"):
+        if m in states:
+            return "error" if m == "protocol" else m
+    return "untested"
+
+
+def annotated_sheet_html(run: Run, lang: str, lines: SheetLines | None = None, direction: str = "ltr") -> str:
+    """The rule sheet in `lang` (`lines`), each line marked from its clauses' outcomes, then every
+    clause the sheet has no line for (the decisions), the deviations and the lock-step games."""
+    spec = run.spec
+    clauses = run.clauses()
+    lines = lines if lines is not None else title_lines(spec)
+    rows, on_sheet = [], set()
+
+    def row(rules: tuple[str, ...], text: str) -> str:
+        states = [clauses.get(r, {}).get("outcome", "none") for r in rules]
+        mark = _mark(states) if rules else ""
+        title = "; ".join(f"{r}: {clauses.get(r, {}).get('outcome', 'none')}" for r in rules)
         badge = f'<span class="mark">{mark}</span> ' if mark else ""
         rule_attr = f' data-rule="{html.escape(" ".join(rules))}"' if rules else ""
-        rows.append(f'<p class="{mark or "plain"}"{rule_attr} title="{html.escape(title)}">{badge}'
-                    f'<bdi>{html.escape(text)}</bdi></p>')
-    t = totals(results)
-    try:
-        from ..i18n.render import text_direction
+        return (f'<p class="{mark or "plain"}"{rule_attr} title="{html.escape(title)}">{badge}'
+                f'<bdi>{html.escape(text)}</bdi></p>')
 
-        direction = text_direction(lang)
-    except ImportError:  # pragma: no cover - Babel is a runtime dependency
-        direction = "ltr"
+    for rules, text in lines:
+        on_sheet.update(rules)
+        rows.append(row(rules, text))
+    rest = [c for c in spec.clauses if c.id not in on_sheet]
+    if rest:
+        rows.append('<h2 dir="ltr">Decisions and clauses without a line on the sheet</h2>')
+        rows += [row((c.id,), f"{c.id} — {c.title}" + (" (decision)" if c.decision else "")) for c in rest]
+    if run.deviations:
+        rows.append('<h2 dir="ltr">Deviations</h2><ul dir="ltr">')
+        for d in run.deviations:
+            rule = (f"explained by house rule <code>{html.escape(d.house_rule.label)}</code>"
+                    if d.house_rule else "no house rule explains it")
+            rows.append(f'<li class="{"variant" if d.declared else "fail"}" data-rule="{html.escape(d.clause)}">'
+                        f"<b>{html.escape(d.clause)}</b>: {html.escape(d.house_rule.sentence if d.house_rule else d.description or d.evidence)}"
+                        f" — {rule}; blocks {d.blocked} scenario(s), {d.games} lock-step divergence(s)."
+                        + (f"<pre>{html.escape(d.gherkin)}</pre>" if d.gherkin else "") + "</li>")
+        rows.append("</ul>")
+    t = totals(run.results)
+    summary = (f"{t['passed']} passed, {t['failed']} failed, {t['blocked']} blocked, {t['errors']} errors, "
+               f"{t['skipped']} skipped")
+    if run.lock is not None:
+        summary += "; " + _lock_line(run.lock)
     return (f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}" dir="{direction}"><head><meta charset="utf-8">'
             f"<title>{html.escape(spec.game)} {spec.version} — conformance</title><style>"
             ".pass .mark{background:#2a2;color:#fff}.fail .mark,.error .mark{background:#c22;color:#fff}"
+            ".blocked .mark,.variant .mark{background:#c80;color:#fff}"
             ".untested .mark{background:#999;color:#fff}.mark{padding:0 .3em;border-radius:3px;font:12px monospace}"
             "</style></head><body>\n"
-            f"<p>{t['passed']} passed, {t['failed']} failed, {t['errors']} errors, {t['skipped']} skipped</p>\n"
-            + "\n".join(rows) + "\n</body></html>\n")
+            f'<p dir="ltr">{html.escape(summary)}</p>\n' + "\n".join(rows) + "\n</body></html>\n")

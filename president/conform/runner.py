@@ -1,8 +1,11 @@
 """Run the spec's scenarios against an engine: handshake, selection, outcomes.
 
-Outcomes: `pass`; `fail` (a wrong answer: `Mismatch`); `error` (crash, timeout, malformed
-reply, protocol violation); `skip` (the engine's `hello` options exclude the scenario).
-A dead or timed-out engine is restarted and the run goes on with the next scenario.
+Outcomes: `pass`; `fail` (a wrong answer: `Mismatch`, on the scenario's own clause);
+`blocked` (a wrong answer whose root cause is another clause: replayed on the reference, the
+engine's first divergence breaks that clause, reported as `blocked by <clause>`); `error`
+(crash, timeout, not JSON); `protocol` (a reply breaking the shipped schemas); `skip` (the
+engine's `hello` options exclude the scenario). A dead or timed-out engine is restarted and the
+run goes on with the next scenario. Representation differences the rules leave open are notes.
 """
 from __future__ import annotations
 
@@ -11,12 +14,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from ..scenarios.model import MalformedReply, Mismatch, Scenario, ScenarioRun, build_scenarios, missing_requirement
 from ..spec import Spec
 from .client import Client, EngineDied, EngineTimeout, ProtocolViolation
-from ..scenarios.model import Mismatch, Scenario, ScenarioRun, build_scenarios, missing_requirement
+from .diagnose import Evidence, Finding, SchemaSampler, root_cause
 
 PROTOCOL_VERSION = 1
-OUTCOMES = ("pass", "fail", "error", "skip")
+OUTCOMES = ("pass", "fail", "blocked", "error", "protocol", "skip")
 
 
 @dataclass
@@ -25,8 +29,13 @@ class ScenarioResult:
     clause: str
     section: str
     name: str
-    outcome: str  # pass | fail | error | skip
+    outcome: str  # pass | fail | blocked | error | protocol | skip
     message: str = ""
+    root: Finding | None = None  # the first rule divergence, replayed on the reference
+    evidence: Evidence | None = None
+    blocked_by: str = ""
+    notes: list[str] = field(default_factory=list)  # representation differences (not failures)
+    sent: list[tuple[dict[str, Any], Any]] = field(default_factory=list)
     details: str = ""
     step: str = ""  # the step phrase where it stopped
     reasons: list[str] = field(default_factory=list)  # engine refusal codes/rules seen
@@ -36,7 +45,8 @@ class ScenarioResult:
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "clause": self.clause, "outcome": self.outcome, "message": self.message,
                 "details": self.details, "step": self.step, "reasons": self.reasons,
-                "seconds": round(self.seconds, 6)}
+                "root_clause": self.root.clause if self.root else None, "blocked_by": self.blocked_by or None,
+                "notes": self.notes, "seconds": round(self.seconds, 6)}
 
 
 class HandshakeError(Exception):
@@ -67,7 +77,8 @@ def select(scenarios: Iterable[Scenario], patterns: Iterable[str] = ()) -> list[
             if any(p in s.id or fnmatch.fnmatchcase(s.id, p) or fnmatch.fnmatchcase(s.clause, p) for p in pats)]
 
 
-def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = None) -> ScenarioResult:
+def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = None,
+                 validate: Any = None) -> ScenarioResult:
     res = ScenarioResult(sc.id, sc.clause, sc.section, sc.name, "pass")
     why = missing_requirement(options or {}, sc.requires) if options is not None else None
     if why:
@@ -75,7 +86,11 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
         res.steps = [(op.kind, op.text, "skipped") for op in sc.ops]
         return res
     t0 = time.perf_counter()
-    run = ScenarioRun(client)
+    # a scenario tests its own clause: where the engine can start from a position, it starts from
+    # the spec's opening one (who leads first is tested by the setup scenarios alone)
+    run = ScenarioRun(client, validate=validate,
+                      position=bool((options or {}).get("position")) and sc.section != "setup",
+                      engine_options=options)
     done = 0
     try:
         for op in sc.ops:
@@ -84,6 +99,13 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
             done += 1
     except Mismatch as exc:
         res.outcome, res.message, res.details = "fail", exc.message, exc.details
+        found = root_cause(run.sent)
+        if found is not None:
+            res.root, res.evidence = found
+        if res.root is not None and res.root.clause not in (sc.clause, "protocol"):
+            res.outcome, res.blocked_by = "blocked", res.root.clause
+    except MalformedReply as exc:
+        res.outcome, res.message = "protocol", str(exc)
     except ProtocolViolation as exc:
         res.outcome, res.message = "error", f"{type(exc).__name__}: {exc}"
         if isinstance(exc, (EngineDied, EngineTimeout)) and hasattr(client, "restart"):
@@ -97,25 +119,39 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
         if hasattr(client, "restart"):
             client.restart()
     res.seconds = time.perf_counter() - t0
-    res.reasons = run.reasons
+    res.reasons, res.notes, res.sent = run.reasons, run.notes, run.sent
     if res.outcome == "pass":
         res.step = ""
-    status = {"pass": "passed", "fail": "failed", "error": "failed"}[res.outcome]
+    status = "passed" if res.outcome == "pass" else "failed"
     res.steps = [(op.kind, op.text, "passed" if i < done else (status if i == done else "skipped"))
                  for i, op in enumerate(sc.ops)]
     return res
 
 
+def is_ai(sc: Scenario) -> bool:
+    return sc.section == "ai"
+
+
+def is_ai_result(r: ScenarioResult) -> bool:
+    return r.section == "ai"
+
+
 def run_scenarios(client: Client, spec: Spec, patterns: Iterable[str] = (),
-                  options: dict[str, Any] | None = None) -> list[ScenarioResult]:
-    return [run_scenario(client, sc, options) for sc in select(build_scenarios(spec), patterns)]
+                  options: dict[str, Any] | None = None, ai: bool | None = None) -> list[ScenarioResult]:
+    """The rule scenarios, and the AI suite (`ai=True`, by default when the engine declares
+    AI levels in `hello.options.ai`); replies are checked against the shipped schemas."""
+    if ai is None:
+        ai = options is None or bool((options or {}).get("ai"))
+    validate = SchemaSampler()
+    return [run_scenario(client, sc, options, validate) for sc in select(build_scenarios(spec), patterns)
+            if ai or not is_ai(sc)]
 
 
-_RANK = {"fail": 3, "error": 4, "pass": 1, "skip": 0}
+_RANK = {"error": 5, "protocol": 5, "fail": 4, "blocked": 2, "pass": 1, "skip": 0}
 
 
 def clause_outcomes(spec: Spec, results: list[ScenarioResult]) -> dict[str, str]:
-    """One outcome per clause: error > fail > pass > skip; `none` when it has no scenario run."""
+    """One outcome per clause: error > fail > blocked > pass > skip; `none` when it has no scenario run."""
     out: dict[str, str] = {}
     for clause in spec.clauses:
         mine = [r.outcome for r in results if r.clause == clause.id]
@@ -126,5 +162,6 @@ def clause_outcomes(spec: Spec, results: list[ScenarioResult]) -> dict[str, str]
 def totals(results: list[ScenarioResult]) -> dict[str, int]:
     return {"passed": sum(r.outcome == "pass" for r in results),
             "failed": sum(r.outcome == "fail" for r in results),
-            "errors": sum(r.outcome == "error" for r in results),
-            "skipped": sum(r.outcome == "skip" for r in results)}
+            "errors": sum(r.outcome in ("error", "protocol") for r in results),
+            "skipped": sum(r.outcome == "skip" for r in results),
+            "blocked": sum(r.outcome == "blocked" for r in results)}

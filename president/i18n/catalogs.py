@@ -24,16 +24,19 @@ LANGS: tuple[str, ...] = (SOURCE_LANG, *CATALOG_LANGS)
 PSEUDO_LANG = "xx"
 DOMAIN = "rules"
 
+
+
+def babel_plural_forms(lang: str) -> str:
+    """The Plural-Forms of `lang` from the pinned Babel's data (the header `pybabel init` writes).
+
+    For integers it agrees with CLDR's plural categories (`Locale.plural_form`), which
+    tests/test_i18n_plurals.py checks for every language."""
+    from babel.messages.plurals import get_plural
+    return get_plural(lang).plural_forms
+
+
 #: Written explicitly in every catalog header (and checked), never left to tool defaults.
-PLURAL_FORMS: dict[str, str] = {
-    "en": "nplurals=2; plural=(n != 1);",
-    "ar": "nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? 4 : 5);",
-    "el": "nplurals=2; plural=(n != 1);",
-    "ru": ("nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && "
-           "(n%100<10 || n%100>=20) ? 1 : 2);"),
-    "hy": "nplurals=2; plural=(n != 1);",
-    "hi": "nplurals=2; plural=(n != 1);",
-}
+PLURAL_FORMS: dict[str, str] = {lang: babel_plural_forms(lang) for lang in LANGS}
 PLURAL_FORMS[PSEUDO_LANG] = PLURAL_FORMS["en"]
 
 Key = tuple[str | None, str]  # (msgctxt, msgid)
@@ -67,11 +70,23 @@ def plural_function(header: str) -> Callable[[int], int]:
     return _gettext.c2py(parse_plural_forms(header)[1])
 
 
-def load_catalog(path: Path, lang: str) -> Catalog:
-    """Read a .po file; a file that cannot be parsed raises BuildError with its location."""
+def load_catalog(path: Path, lang: str, formats: bool = True) -> Catalog:
+    """Read a .po file; a file that cannot be parsed raises BuildError with its location.
+
+    The file is first read strictly (president.i18n.strict): whatever `msgfmt --check` refuses
+    (syntax errors, duplicate messages, placeholder mismatches) is refused here, with its line.
+    `formats=False` leaves placeholder mismatches to the caller (`president check` lists them
+    in more detail).
+    """
+    from .strict import po_problems
     try:
+        problems = po_problems(path, formats=formats)
+        if problems:
+            raise BuildError(problems)
         with path.open("rb") as fh:
             return read_po(fh, locale=lang, abort_invalid=True)
+    except BuildError:
+        raise
     except FileNotFoundError:
         raise BuildError([Problem(str(path), None, "", f"no catalog for {lang!r}",
                                   "run `president i18n update` to create it")]) from None
@@ -144,7 +159,9 @@ class Translator:
         self.used.append(look)
         if self.pseudo:
             base = look.msgid if n is None or n == 1 or look.plural is None else look.plural
-            return pseudo_text(base)
+            if self.lang in PSEUDO_LOCALES and not any(c.isalpha() for c in _PLACEHOLDER.sub("", base)):
+                return base  # separators, card patterns, suit symbols: no words to pseudo-translate
+            return PSEUDO_LOCALES.get(self.lang, pseudo_text)(base)
         if self.messages is None:
             if n is None or look.plural is None:
                 return look.msgid
@@ -177,8 +194,30 @@ class Translator:
         return _fill(self._find(Lookup(context, msgid, dynamic=True, origin=origin), None), values)
 
 
+#: Bidi isolation marks around values written left to right (card codes, rank orders, numbers,
+#: option settings): the layouts keep them (Markdown), turn them into <bdi dir="ltr"> (HTML) or
+#: drop them (plain text, which must equal the published sheets).
+LRI, PDI = "\u2066", "\u2069"
+ISOLATES = re.compile("[\u2066\u2069]")
+
+
+def isolate(value: Any) -> str:
+    """`value` as a left-to-right isolate (idempotent)."""
+    text = str(value)
+    return text if text.startswith(LRI) and text.endswith(PDI) else f"{LRI}{text}{PDI}"
+
+
+def strip_isolates(text: str) -> str:
+    return ISOLATES.sub("", text)
+
+
 def _fill(text: str, values: dict[str, Any]) -> str:
-    return text % values if values else text
+    """%-format `text`; int values filling a `%(name)s` placeholder are isolated (numbers)."""
+    if not values:
+        return text
+    filled = {k: isolate(v) if isinstance(v, int) and not isinstance(v, bool) and f"%({k})s" in text else v
+              for k, v in values.items()}
+    return text % filled
 
 
 # --- pseudo-locale ------------------------------------------------------------------------
@@ -201,11 +240,54 @@ def pseudo_text(msgid: str) -> str:
     return PSEUDO_OPEN + "".join(parts) + PSEUDO_CLOSE
 
 
+def _split_placeholders(msgid: str) -> list[tuple[bool, str]]:
+    """[(is_placeholder, text), ...] covering `msgid`."""
+    parts, last = [], 0
+    for m in _PLACEHOLDER.finditer(msgid):
+        parts.append((False, msgid[last:m.start()]))
+        parts.append((True, m.group(0)))
+        last = m.end()
+    parts.append((False, msgid[last:]))
+    return [p for p in parts if p[1]]
+
+
+_PADDING = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+            "sixteen seventeen eighteen nineteen twenty").split()
+
+
+def pseudo_accented(msgid: str, expansion: float = 0.4) -> str:
+    """Android's en-XA: accented letters, about 40% longer (padding words), in brackets:
+    `[Ŝéţûþ one two]`. Placeholders are kept as they are."""
+    body = "".join(t if ph else t.translate(_ACCENTS) for ph, t in _split_placeholders(msgid))
+    visible = len(_PLACEHOLDER.sub("", msgid))
+    pad: list[str] = []
+    while visible and len(" ".join(pad)) + 1 < visible * expansion:
+        pad.append(_PADDING[len(pad) % len(_PADDING)])
+    return "[" + body + (" " + " ".join(pad) if pad else "") + "]"
+
+
+RLM, RLO, PDF = "\u200f", "\u202e", "\u202c"
+
+
+def pseudo_bidi(msgid: str) -> str:
+    """Android's ar-XB: every word of the message forced right to left (RLO … PDF) and the
+    message opened and closed by RLM, so the page runs right to left like Arabic. Placeholders
+    are left alone: what fills them (card codes, rank orders) must be isolated by the layout."""
+    out = []
+    for ph, text in _split_placeholders(msgid):
+        out.append(text if ph else re.sub(r"\S+", lambda m: f"{RLO}{m.group(0)}{PDF}", text))
+    return RLM + "".join(out) + RLM
+
+
+#: Pseudo-locales as Android ships them: `president build --pseudo` writes their sheets.
+PSEUDO_LOCALES: dict[str, Callable[[str], str]] = {"en-XA": pseudo_accented, "ar-XB": pseudo_bidi}
+
+
 def translator_for(root: Path, lang: str) -> Translator:
     """The translator of `lang` from the catalogs under `root` (source and pseudo need none)."""
     if lang == SOURCE_LANG:
         return Translator(lang, None, source="(source language)")
-    if lang == PSEUDO_LANG:
+    if lang == PSEUDO_LANG or lang in PSEUDO_LOCALES:
         return Translator(lang, None, source="(pseudo-locale)", pseudo=True)
     path = po_path(root, lang)
     catalog = load_catalog(path, lang)

@@ -22,13 +22,14 @@ from babel.messages.extract import extract as babel_extract
 from babel.messages.pofile import write_po
 
 from ..spec import Spec, parse_spec
-from .catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, SOURCE_LANG, Translator, load_catalog,
+from .catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, SOURCE_LANG, Translator, load_catalog, message_key,
                        po_path, pot_path)
-from .render import JINJA_EXTENSIONS, TEMPLATES_DIR, build_sheet
+from .render import CONTENT_TEMPLATE, JINJA_EXTENSIONS, TEMPLATES_DIR, build_sheet
 
 TEMPLATE_OPTIONS = {"extensions": ",".join(JINJA_EXTENSIONS), "trim_blocks": "true",
                     "lstrip_blocks": "true"}
-_DATE_HEADER = re.compile(rb'^"(POT-Creation-Date|PO-Revision-Date): .*\\n"\n', re.M)
+_CREATION_DATE = re.compile(rb'^"POT-Creation-Date: .*\\n"\n', re.M)
+_REVISION_DATE = re.compile(rb'^"PO-Revision-Date: .*\\n"\n', re.M)
 
 
 def dynamic_lookups(spec: Spec) -> Translator:
@@ -74,13 +75,13 @@ def extract_template(root: Path, spec_path: Path, spec: Spec | None = None) -> C
     # so that the .pot does not depend on the install location.
     pkg_root = TEMPLATES_DIR.parent.parent
 
-    def rel(p: Path, bases: tuple[Path, ...]) -> str:
+    def rel(p: Path, bases: tuple[Path, ...], fallback: str | None = None) -> str:
         for base in bases:
             try:
                 return p.resolve().relative_to(base.resolve()).as_posix()
             except ValueError:
                 continue
-        return p.name
+        return fallback or p.name
 
     for path in template_files():
         with path.open("rb") as fh:
@@ -90,15 +91,25 @@ def extract_template(root: Path, spec_path: Path, spec: Spec | None = None) -> C
     text = spec_path.read_text(encoding="utf-8")
     spec = spec or parse_spec(text, str(spec_path))
     for lineno, context, msgid, comments in spec_messages(spec, text):
-        cat.add(msgid, locations=[(rel(spec_path, (root, pkg_root)), lineno)], auto_comments=comments, context=context)
+        # a spec outside the project (--spec elsewhere) is referenced where the project keeps its own
+        cat.add(msgid, locations=[(rel(spec_path, (root, pkg_root), "spec/president.yaml"), lineno)], auto_comments=comments, context=context)
+    from .context import annotate  # clause ids and placeholder notes for translators
+    annotate(cat, spec, TEMPLATES_DIR / CONTENT_TEMPLATE)
     return cat
 
 
+#: The PO-Revision-Date of every written file: a fixed value keeps the files reproducible and
+#: `msgfmt --check` quiet (it warns when the field is missing); the real dates are in git.
+REVISION_DATE = "1970-01-01 00:00+0000"
+
+
 def serialize(catalog: Catalog) -> bytes:
-    """.po/.pot bytes without dates (reproducible), wrapped as pybabel does."""
+    """.po/.pot bytes, reproducible (no creation date, a fixed revision date), wrapped as pybabel does."""
     buf = io.BytesIO()
     write_po(buf, catalog, width=76)
-    return _DATE_HEADER.sub(b"", buf.getvalue())
+    data = _CREATION_DATE.sub(b"", buf.getvalue())
+    line = f'"PO-Revision-Date: {REVISION_DATE}\\n"\n'.encode()
+    return _REVISION_DATE.sub(lambda _: line, data, count=1)
 
 
 HEADER_COMMENT = ("# Messages of the President rule sheets (CardVerse variant).\n"
@@ -110,10 +121,11 @@ HEADER_COMMENTS = {"steps": ("# Step phrases, titles and report words of the Pre
 
 
 def _catalog(lang: str | None, domain: str = DOMAIN) -> Catalog:
-    cat = Catalog(locale=lang, domain=domain, project="president", version=domain, fuzzy=False,
+    """A catalog of `lang`, or (None) the template, whose language is the source language."""
+    cat = Catalog(locale=lang or SOURCE_LANG, domain=domain, project="president", version=domain, fuzzy=False,
                   msgid_bugs_address="https://cardverse.example/president/issues",
                   last_translator="CardVerse translators", charset="utf-8",
-                  language_team=f"{lang} <translators@cardverse.example>" if lang else "")
+                  language_team=f"{lang or SOURCE_LANG} <translators@cardverse.example>")
     cat.header_comment = HEADER_COMMENTS.get(domain, HEADER_COMMENT)
     return cat
 
@@ -136,10 +148,37 @@ def updated_catalogs(root: Path, template: Catalog, langs: tuple[str, ...] = CAT
     for lang in langs:
         path = po_path(root, lang)
         cat = load_catalog(path, lang) if path.is_file() else new_catalog(lang)
-        cat.update(template, no_fuzzy_matching=not fuzzy_matching, update_header_comment=False)
+        merge_template(cat, template, fuzzy_matching)
         set_plural_forms(cat, lang)
         out[lang] = serialize(cat)
     return out
+
+
+def merge_template(cat: Catalog, template: Catalog, fuzzy_matching: bool = True) -> None:
+    """Merge `template` into `cat` as `pybabel update` does, so that an edit and its revert
+    leave the catalog exactly as it was:
+
+    - a message the template no longer uses is kept as an obsolete `#~` entry, also when its
+      translation was offered (fuzzy) to a new, similar message: no msgid is ever rewritten
+      in place;
+    - an obsolete entry the template uses again comes back as it was (not fuzzy);
+    - obsolete entries with no usable translation (empty, or only a fuzzy guess) are dropped.
+    """
+    wanted = {message_key(m) for m in template if m.id}
+    for key, msg in list(cat.obsolete.items()):
+        if message_key(msg) in wanted and msg.id not in cat:
+            del cat.obsolete[key]
+            cat[msg.id] = msg
+    before = [m.clone() for m in cat if m.id]
+    cat.update(template, no_fuzzy_matching=not fuzzy_matching, update_header_comment=False)
+    kept = {message_key(m) for m in cat.obsolete.values()}
+    for msg in before:
+        if message_key(msg) not in wanted and message_key(msg) not in kept:
+            cat.obsolete[(msg.id, msg.context) if msg.context else msg.id] = msg
+    for key, msg in list(cat.obsolete.items()):
+        usable = all(msg.string) if isinstance(msg.string, (list, tuple)) else bool(msg.string)
+        if msg.fuzzy or not usable:
+            del cat.obsolete[key]
 
 
 def catalog_stats(root: Path, domain: str = DOMAIN) -> list[tuple[str, int, int, int, int, int]]:

@@ -13,12 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from babel import Locale
+from babel.core import get_global
 from jinja2 import FileSystemLoader, StrictUndefined
+from markupsafe import Markup, escape
 from jinja2.sandbox import SandboxedEnvironment
 
 from ..errors import Problem
 from ..spec import Spec
-from .catalogs import LANGS, BuildError, Translator, translator_for
+from .catalogs import LANGS, LRI, PDI, BuildError, Translator, isolate, strip_isolates, translator_for
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
 CONTENT_TEMPLATE = "sheet.j2"
@@ -150,6 +152,7 @@ def environment() -> SandboxedEnvironment:
         undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=False)
     env.filters["md"] = _md_escape
+    env.filters["iso"] = isolate
     return env
 
 
@@ -170,19 +173,68 @@ def build_sheet(spec: Spec, tr: Translator) -> Sheet:
     return sheet
 
 
+#: Pseudo-locales (Android's en-XA and ar-XB): not Babel locales, their direction is declared here.
+PSEUDO_DIRECTIONS = {"en-XA": "ltr", "ar-XB": "rtl", "xx": "ltr"}
+#: Scripts with no italic faces: a browser would only slant the glyphs (fake italics).
+NO_ITALIC_SCRIPTS = frozenset({"Arab", "Armn", "Deva", "Hebr", "Thaa", "Syrc", "Beng", "Guru", "Gujr",
+                               "Taml", "Telu", "Knda", "Mlym", "Thai", "Hans", "Hant", "Jpan", "Kore"})
+
+
 def text_direction(lang: str) -> str:
+    if lang in PSEUDO_DIRECTIONS:
+        return PSEUDO_DIRECTIONS[lang]
     try:
         return "rtl" if Locale.parse(lang).character_order == "right-to-left" else "ltr"
-    except Exception:  # the pseudo-locale is not a Babel locale
+    except Exception:  # not a Babel locale
         return "ltr"
 
 
-def layout(sheet: Sheet, spec: Spec, lang: str, fmt: str) -> str:
-    """Lay a filled sheet out in `fmt`. The .txt has no trailing newline, .md and .html one."""
+def script_of(lang: str) -> str:
+    """The script a language is written in (CLDR likely subtags: ar -> Arab)."""
+    likely = get_global("likely_subtags").get(lang.split("-")[0].replace("-", "_"), "")
+    parts = likely.split("_")
+    return parts[1] if len(parts) > 1 else "Latn"
+
+
+def has_italics(lang: str) -> bool:
+    return script_of(lang) not in NO_ITALIC_SCRIPTS
+
+
+def no_italic_langs(langs: tuple[str, ...] = LANGS) -> list[str]:
+    return [lg for lg in langs if not has_italics(lg)]
+
+
+def _html_text(text: str, isolated: bool) -> Markup:
+    """Escaped text; isolates become <bdi dir="ltr"> (or are dropped with isolation off)."""
+    out = str(escape(text))
+    if not isolated:
+        return Markup(strip_isolates(out))
+    return Markup(out.replace(LRI, '<bdi dir="ltr">').replace(PDI, "</bdi>"))
+
+
+def _shown(sheet_blocks: list[Block], show: Any) -> list[Block]:
+    return [Block(b.kind, b.section, [Line(show(ln.text), ln.rules) for ln in b.lines]) for b in sheet_blocks]
+
+
+def layout(sheet: Sheet, spec: Spec, lang: str, fmt: str, isolation: bool = True) -> str:
+    """Lay a filled sheet out in `fmt`. The .txt has no trailing newline, .md and .html one.
+
+    Values written left to right (card codes, rank orders, numbers, settings) carry isolation
+    marks from the fill: right-to-left pages keep them (<bdi dir="ltr"> in HTML, U+2066..U+2069
+    in Markdown); plain text and left-to-right pages drop them. `isolation=False` drops them
+    everywhere (to show what goes wrong without them, e.g. in the ar-XB pseudo-locale).
+    """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    direction = text_direction(lang)
+    keep = isolation and direction == "rtl" and fmt != "txt"
+    if fmt == "html":
+        blocks = _shown(sheet.blocks, lambda t: _html_text(t, keep))
+    else:
+        blocks = _shown(sheet.blocks, (lambda t: t) if keep else strip_isolates)
     tmpl = environment().get_template(f"rules.{fmt}.j2")
-    out = tmpl.render(blocks=sheet.blocks, spec=spec, lang=lang, dir=text_direction(lang))
+    out = tmpl.render(blocks=blocks, spec=spec, lang=lang, dir=direction, italics=has_italics(lang),
+                      no_italic_langs=no_italic_langs())
     out = out.strip("\n")
     return out if fmt == "txt" else out + "\n"
 
@@ -226,7 +278,8 @@ def render_lines(spec: Spec, lang: str, root: Path | None = None) -> list[tuple[
     Titles, headings and lines stating no clause carry an empty tuple. The text is exactly
     the line of rules/<lang>.txt without its list marker ("1. ", "• ").
     """
-    return [(line.rules, line.text) for block in render_blocks(spec, lang, root) for line in block.lines]
+    return [(line.rules, strip_isolates(line.text)) for block in render_blocks(spec, lang, root)
+            for line in block.lines]
 
 
 def render_all(spec: Spec, root: Path, langs: tuple[str, ...] = LANGS) -> dict[str, str]:
@@ -248,4 +301,18 @@ def render_all(spec: Spec, root: Path, langs: tuple[str, ...] = LANGS) -> dict[s
     for lang, sheet in sheets.items():
         for fmt in FORMATS:
             out[f"rules/{lang}.{fmt}"] = layout(sheet, spec, lang, fmt)
+    return out
+
+
+def render_pseudo(spec: Spec, isolation: bool = True) -> dict[str, str]:
+    """{"<locale>.<fmt>": text} for the pseudo-locales (en-XA lengthened, ar-XB right to left).
+
+    `isolation=False` drops the bidi isolation of card codes and rank orders, to see in ar-XB
+    what a right-to-left language would suffer without it."""
+    from .catalogs import PSEUDO_LOCALES
+    out = {}
+    for lang in PSEUDO_LOCALES:
+        sheet = build_sheet(spec, translator_for(Path("."), lang))
+        for fmt in FORMATS:
+            out[f"{lang}.{fmt}"] = layout(sheet, spec, lang, fmt, isolation=isolation)
     return out

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+import jinja2
+
 from ..errors import Problem
 from ..resources import project_root
 from ..spec import Spec, load_spec, parse_spec
@@ -102,32 +104,91 @@ def generate_features(spec: Spec) -> dict[str, str]:
 def generated_files(project: Project, spec: Spec | None = None, langs: tuple[str, ...] = LANGS) -> dict[str, bytes]:
     """Every generated file, relative to the output root -> exact bytes. Raises BuildError."""
     spec = spec or read_spec(project.spec_path)
-    files = {path: text.encode("utf-8") for path, text in render_all(spec, project.root, langs).items()}
-    files.update({path: text.encode("utf-8") for path, text in generate_features(spec).items()})
-    if features_generator() is not None:  # the same scenarios in every language, through the steps catalogs
-        from ..i18n.features import translated_features
-        files.update({path: text.encode("utf-8") for path, text in
-                      translated_features(spec, project.root, tuple(lg for lg in langs if lg != "en")).items()})
+    try:
+        files = {path: text.encode("utf-8") for path, text in render_all(spec, project.root, langs).items()}
+        files.update({path: text.encode("utf-8") for path, text in generate_features(spec).items()})
+        if features_generator() is not None:  # the same scenarios in every language, through the steps catalogs
+            from ..i18n.features import translated_features
+            files.update({path: text.encode("utf-8") for path, text in
+                          translated_features(spec, project.root, tuple(lg for lg in langs if lg != "en")).items()})
+    except jinja2.TemplateError as exc:
+        raise BuildError([template_problem(exc)]) from None
     return dict(sorted(files.items()))
+
+
+def template_problem(exc: Exception) -> Problem:
+    """A missing or broken Jinja2 template as one problem with its file and line."""
+    from ..i18n.render import TEMPLATES_DIR
+    if isinstance(exc, jinja2.TemplateNotFound):
+        return Problem(str(TEMPLATES_DIR / str(exc.name)), None, "", "the template is missing",
+                       "reinstall president, or restore the file")
+    name = getattr(exc, "filename", None) or getattr(exc, "name", None) or str(TEMPLATES_DIR)
+    return Problem(str(name), getattr(exc, "lineno", None), "", f"broken template: {getattr(exc, 'message', exc)}",
+                   "fix the template")
 
 
 def write_atomic(path: Path, data: bytes) -> bool:
     """Write `data` to `path` through a temporary file and a rename; False if already identical."""
+    return bool(write_files({path: data}))
+
+
+def _unchanged(path: Path, data: bytes) -> bool:
     try:
-        if path.read_bytes() == data:
-            return False
+        return path.read_bytes() == data
     except OSError:
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        return False
+
+
+def _write_error(path: Path, exc: OSError) -> BuildError:
+    reason = exc.strerror or str(exc)
+    blocker = next((d for d in path.parents if d.exists() and not d.is_dir()), None)
+    if blocker is not None:
+        reason = f"{blocker} is a file, not a folder"
+    elif isinstance(exc.filename, str) and not Path(exc.filename).name.endswith(".tmp") and Path(exc.filename) != path:
+        reason = f"{exc.filename}: {reason}"
+    return BuildError([Problem(str(path), None, "", f"cannot write: {reason}",
+                               "make the folder writable, or choose another --out")])
+
+
+def write_files(files: dict[Path, bytes]) -> list[Path]:
+    """Write every changed file or none: stage each one in a temporary file beside its target,
+    then rename them all into place. On any failure the staged files and the folders made for
+    them are removed, nothing else has changed, and BuildError names the path and the reason.
+    Returns the paths written (unchanged files are not touched)."""
+    changed = {path: data for path, data in files.items() if not _unchanged(path, data)}
+    made: list[Path] = []
+    staged: list[tuple[str, Path]] = []
+    current = Path()
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        for path, data in changed.items():
+            current = path
+            missing = [d for d in (path.parent, *path.parent.parents) if not d.exists()]
+            for folder in reversed(missing):
+                folder.mkdir()
+                made.append(folder)
+            if path.is_dir():
+                raise IsADirectoryError(21, "a folder is in the way", str(path))
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            staged.append((tmp, path))
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+        for tmp, path in staged:
+            current = path
+            os.replace(tmp, path)
+    except OSError as exc:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        for folder in reversed(made):
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
+        raise _write_error(current, exc) from None
+    except BaseException:  # Ctrl-C while staging: leave nothing behind
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
         raise
-    return True
+    return list(changed)
 
 
 @dataclass
@@ -139,7 +200,7 @@ class BuildResult:
 
 
 def build_project(project: Project, progress: Progress = _quiet) -> BuildResult:
-    """Render everything first (refusing on any problem), then write only what changed."""
+    """Render everything first (refusing on any problem), then write every changed file or none."""
     start = time.perf_counter()
     spec = read_spec(project.spec_path)
     progress(f"spec {project.spec_path} ({spec.id} {spec.version})")
@@ -147,7 +208,8 @@ def build_project(project: Project, progress: Progress = _quiet) -> BuildResult:
     result = BuildResult(features=features_generator() is not None)
     if not result.features:
         progress("features: generator not available (president.scenarios.gherkin.generate_features); skipped")
-    for rel, data in files.items():
-        (result.written if write_atomic(project.target(rel), data) else result.unchanged).append(rel)
+    written = set(write_files({project.target(rel): data for rel, data in files.items()}))
+    for rel in files:
+        (result.written if project.target(rel) in written else result.unchanged).append(rel)
     result.seconds = time.perf_counter() - start
     return result

@@ -17,6 +17,8 @@ is imported before `run_checks` runs (e.g. import it from president/cmd_*.py).
 """
 from __future__ import annotations
 
+import dataclasses
+
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -82,7 +84,10 @@ def run_checks(project: Project, checks: list[Check] | None = None) -> list[Prob
         except Exception as exc:  # a broken check must not hide the others
             problems.append(Problem(check.__module__, None, "", f"check {check.__name__} crashed: "
                                     f"{type(exc).__name__}: {exc}", "fix the check"))
-    return problems
+    unique: dict[Problem, None] = {}  # one problem found by several checks is listed once
+    for p in problems:
+        unique.setdefault(Problem(ctx.rel(p.file) if p.file.startswith("/") else p.file, *dataclasses.astuple(p)[1:]))
+    return list(unique)
 
 
 # --- the spec -------------------------------------------------------------------------------
@@ -101,7 +106,7 @@ def _catalogs(ctx: CheckContext, domain: str = DOMAIN) -> tuple[dict[str, Catalo
     cats, problems = {}, []
     for lang in CATALOG_LANGS:
         try:
-            cats[lang] = load_catalog(po_path(ctx.project.root, lang, domain), lang)
+            cats[lang] = load_catalog(po_path(ctx.project.root, lang, domain), lang, formats=False)
         except BuildError as exc:
             problems.extend(Problem(ctx.rel(p.file), p.line, p.path, p.message, p.hint) for p in exc.problems)
     return cats, problems
@@ -113,6 +118,16 @@ def _key_text(key: Key) -> str:
 
 def _translated(msg: Message) -> bool:
     return all(msg.string) if isinstance(msg.string, (list, tuple)) else bool(msg.string)
+
+
+@register_check
+def check_template_syntax(ctx: CheckContext) -> list[Problem]:
+    """The message templates (locales/*.pot) read strictly, as `msgfmt --check` would."""
+    from ..i18n.strict import po_problems
+    out = []
+    for pot in sorted((ctx.project.root / "locales").glob("*.pot")):
+        out += [Problem(ctx.rel(p.file), p.line, p.path, p.message, p.hint) for p in po_problems(pot)]
+    return out
 
 
 @register_check
@@ -132,10 +147,12 @@ def catalog_problems(ctx: CheckContext, domain: str, template: Catalog | None) -
         if header is None:
             problems.append(Problem(file, 1, "", "no explicit Plural-Forms header",
                                     f'write "Plural-Forms: {PLURAL_FORMS[lang]}"'))
-        elif parse_plural_forms(header) != parse_plural_forms(PLURAL_FORMS[lang]):
-            problems.append(Problem(file, 1, "", f"Plural-Forms is {header!r}",
-                                    f"expected {PLURAL_FORMS[lang]!r}"))
+        elif not same_plural_rule(header, PLURAL_FORMS[lang]):
+            problems.append(Problem(file, _header_line(path, "Plural-Forms"), "", f"Plural-Forms is {header!r}",
+                                    f"write {PLURAL_FORMS[lang]!r} (Babel's data for {lang!r}), "
+                                    "or run `president i18n update`, which writes it"))
         have = {message_key(m): m for m in cat if m.id}
+        unused: dict[Key, Message] = {}
         for key, msg in have.items():
             if msg.fuzzy:
                 problems.append(Problem(file, msg.lineno, "", f"{lang}: fuzzy translation of {_key_text(key)}",
@@ -144,19 +161,60 @@ def catalog_problems(ctx: CheckContext, domain: str, template: Catalog | None) -
                 problems.append(Problem(file, msg.lineno, "", f"{lang}: untranslated {_key_text(key)}",
                                         "write the msgstr"))
             if wanted is not None and key not in wanted:
-                problems.append(Problem(file, msg.lineno, "", f"{lang}: obsolete message {_key_text(key)}",
-                                        "no template or spec uses it: run `president i18n update`"))
-        for key, msg in cat.obsolete.items():
-            problems.append(Problem(file, getattr(msg, "lineno", None), "",
-                                    f"{lang}: obsolete message {_key_text(message_key(msg))} (#~)",
-                                    "delete it, or restore its use"))
-        if wanted is not None:
-            for key, msg in wanted.items():
-                if key not in have:
-                    where = ", ".join(f"{f}:{n}" for f, n in msg.locations) or "; ".join(msg.auto_comments)
-                    problems.append(Problem(file, None, "", f"{lang}: missing message {_key_text(key)} (used at {where})",
-                                            "run `president i18n update`, then translate it"))
+                unused[key] = msg
+        # obsolete `#~` entries are kept on purpose: `i18n update` brings them back when a revert
+        # needs them again, and nothing renders them, so they are not problems.
+        missing = [(k, m) for k, m in wanted.items() if k not in have] if wanted is not None else []
+        problems.extend(_changed_messages(file, lang, unused, missing))
     return problems
+
+
+def _changed_messages(file: str, lang: str, unused: dict[Key, Message],
+                      missing: list[tuple[Key, Message]]) -> list[Problem]:
+    """One problem per change: a message the templates or the spec no longer use and the one
+    that replaces it (same msgctxt) are reported together, at the old message's line."""
+    out = []
+    by_context: dict[str | None, list[Key]] = {}
+    for key in unused:
+        by_context.setdefault(key[0], []).append(key)
+    update = "run `president i18n update`"
+    for key, msg in missing:
+        where = ", ".join(f"{f}:{n}" for f, n in msg.locations) or "; ".join(msg.auto_comments)
+        olds = by_context.get(key[0], [])
+        if key[0] is not None and len(olds) == 1 and sum(k[0] == key[0] for k, _ in missing) == 1:
+            old = unused.pop(olds[0])
+            out.append(Problem(file, old.lineno, "", f"{lang}: {_key_text(olds[0])} is no longer used; "
+                               f"{key[1]!r} replaces it (used at {where})",
+                               f"{update} (it keeps the old message as #~ and offers its translation "
+                               "as a fuzzy guess), then translate the new one"))
+        else:
+            out.append(Problem(file, None, "", f"{lang}: missing message {_key_text(key)} (used at {where})",
+                               f"{update}, then translate it"))
+    for key, msg in unused.items():
+        out.append(Problem(file, msg.lineno, "", f"{lang}: obsolete message {_key_text(key)}",
+                           f"no template or spec uses it: {update} (it keeps it as #~)"))
+    return out
+
+
+def _header_line(path: Path, field: str) -> int:
+    """The line of a header field in a catalog (1 if not found)."""
+    try:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if line.startswith(f'"{field}:'):
+                return n
+    except OSError:
+        pass
+    return 1
+
+
+def same_plural_rule(header: str, expected: str, upto: int = 1000) -> bool:
+    """Same number of forms and the same form for every n in 0..upto (spelling may differ)."""
+    try:
+        (n1, _), (n2, _) = parse_plural_forms(header), parse_plural_forms(expected)
+        f1, f2 = plural_function(header), plural_function(expected)
+        return n1 == n2 and all(f1(n) == f2(n) for n in range(upto + 1))
+    except (ValueError, SyntaxError):
+        return False
 
 
 _PLACEHOLDER = re.compile(r"%\(([A-Za-z_][A-Za-z0-9_]*)\)[sdif]")
@@ -205,9 +263,31 @@ def _single_valued_forms(header: str) -> set[int]:
     return {idx for idx, c in counts.items() if c == 1}
 
 
+def number_words(path: Path) -> dict[int, tuple[str, ...]]:
+    """The number words a catalog declares in its header comment, for the number check:
+    `# number-words: 1 = واحد واحدة; 2 = اثنان اثنتان` (a translator comment: the tools keep it)."""
+    out: dict[int, tuple[str, ...]] = {}
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        if line.startswith("msgid "):
+            break
+        m = re.match(r"#\s*number-words:\s*(.*)$", line)
+        for entry in (m.group(1).split(";") if m else []):
+            number, _, words = entry.partition("=")
+            if number.strip().isdigit() and words.split():
+                out[int(number)] = tuple(words.split())
+    return out
+
+
 def translation_problems(msgid: str | tuple[str, ...], string: str | tuple[str, ...],
-                         plural_header: str, style: PlaceholderStyle = PERCENT) -> list[str]:
-    """What is wrong with one translation: placeholders or numbers missing or extra, bad format."""
+                         plural_header: str, style: PlaceholderStyle = PERCENT,
+                         words: dict[int, tuple[str, ...]] | None = None) -> list[str]:
+    """What is wrong with one translation: placeholders or numbers missing or extra, bad format.
+
+    `words`: the number words the catalog declares; a number of the source may be written so."""
     sources = list(msgid) if isinstance(msgid, (list, tuple)) else [msgid]
     forms = list(string) if isinstance(string, (list, tuple)) else [string]
     want = {p for s in sources for p in style.pattern.findall(s)}
@@ -230,7 +310,8 @@ def translation_problems(msgid: str | tuple[str, ...], string: str | tuple[str, 
         extra = sorted(set(found) - numbers)
         if extra:
             out.append(f"{label} has number(s) the source lacks: {', '.join(map(str, extra))}")
-        lost = sorted(digits - set(found))
+        spelled = {n for n, ws in (words or {}).items() if any(w in form for w in ws)}
+        lost = sorted(digits - set(found) - spelled)
         if lost:
             out.append(f"{label} lacks number(s) {', '.join(map(str, lost))}")
         try:
@@ -253,10 +334,11 @@ def placeholder_problems(ctx: CheckContext, domain: str, style: PlaceholderStyle
     for lang, cat in cats.items():
         path = po_path(ctx.project.root, lang, domain)
         header = raw_plural_forms(path) or PLURAL_FORMS[lang]
+        declared = number_words(path)
         for msg in cat:
-            if not msg.id or not _translated(msg):
+            if not msg.id or msg.fuzzy or not _translated(msg):  # a fuzzy guess is reported as fuzzy
                 continue
-            for what in translation_problems(msg.id, msg.string, header, style):
+            for what in translation_problems(msg.id, msg.string, header, style, declared):
                 problems.append(Problem(ctx.rel(path), msg.lineno, "", f"{lang}: {_key_text(message_key(msg))}: {what}",
                                         "placeholders and numbers come from the spec; never type them in"))
     return problems
@@ -307,10 +389,16 @@ def check_drift(ctx: CheckContext) -> list[Problem]:
         return []
     problems = []
     hint = "run `president build` and commit the result"
-    expected = generated_files(ctx.project, ctx.spec)
+    try:
+        expected = generated_files(ctx.project, ctx.spec)
+    except BuildError as exc:
+        # a missing translation is the catalog check's problem (reported there once, with its
+        # line); the sheets cannot be compared until the catalogs are complete
+        problems.extend(p for p in exc.problems if ": no translation for " not in p.message)
+        expected = None
     pot = pot_path(ctx.project.root)
     expected_pot = serialize(ctx.template())  # type: ignore[arg-type]
-    targets = [(ctx.project.target(rel), data, hint) for rel, data in expected.items()]
+    targets = [(ctx.project.target(rel), data, hint) for rel, data in (expected or {}).items()]
     targets.append((pot, expected_pot, "run `president i18n update` and commit the result"))
     for path, data, fix in targets:
         try:
@@ -321,6 +409,8 @@ def check_drift(ctx: CheckContext) -> list[Problem]:
         if old != data:
             problems.append(Problem(ctx.rel(path), _first_difference(old, data), "",
                                     "differs from what would be generated now (drift)", fix))
+    if expected is None:
+        return problems
     dirs = [("rules", ctx.project.rules_dir, ("*.txt", "*.md", "*.html"))]
     if features_generator():
         dirs.append(("features", ctx.project.features_dir, ("*.feature",)))
@@ -340,3 +430,9 @@ register_check(check_coverage)
 
 # Conformance scenarios in every language: the steps catalogs and the translated features.
 from . import option_check, steps_check  # noqa: E402,F401  (register their checks)
+
+# Terms: every catalog follows the termbase of the published sheets.
+from . import terms_check  # noqa: E402,F401  (registers its check)
+
+# The spec's examples hold for the reference engine built from the same spec.
+from . import scenarios_check  # noqa: E402,F401  (registers its check)

@@ -1,0 +1,265 @@
+"""Rules, not representation: what a divergence means and which clause it breaks.
+
+docs/protocol.md (STATE) says which STATE fields are rule observables in which phase; the other
+fields are latitude: an engine may show them as it likes, and a difference there is a
+*protocol note*, never a failure. A rule divergence is named by the clause the engine broke:
+
+- the engine accepts (or lists as legal) what the reference refuses: the reference's refusal rule;
+- the engine refuses (or leaves out of `legal`) what the reference allows: the clause allowing it;
+- after an accepted request the rule view of STATE differs: the clause on first lead, turn
+  order, trick end, next leader, revolution, finishing or scoring that decides that field.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..scenarios.model import LATITUDE, action_notation, canonical_state, sort_cards
+
+RULE_FIELDS = ("phase", "deal", "to_act", "order", "trick", "passed", "hands", "finished", "scores")
+
+
+def latitude(phase: Any, name: str) -> bool:
+    return name in LATITUDE.get(phase, frozenset())
+
+
+def rule_view(state: dict[str, Any]) -> dict[str, Any]:
+    """The canonical STATE with the fields its phase leaves to the engine dropped."""
+    loose = LATITUDE.get(state.get("phase"), frozenset())
+    return {k: v for k, v in canonical_state(state).items() if k not in loose}
+
+
+def representation_notes(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
+    """One note per latitude field shown differently (phase, field): not failures."""
+    exp, act = canonical_state(expected), canonical_state(actual)
+    phase = exp.get("phase")
+    out = [f"{phase}: {k} shown as {_short(act.get(k))} where the reference shows {_short(exp.get(k))}"
+           for k in sorted(LATITUDE.get(phase, ())) if exp.get(k) != act.get(k)]
+    extra = sorted(set(actual) - set(RULE_FIELDS))
+    if extra:
+        out.append(f"STATE carries extra keys {', '.join(extra)} (allowed, ignored)")
+    return out
+
+
+def note_kind(note: str) -> str:
+    """The stable part of a note (without the values), to count notes of one kind."""
+    return note.split(" shown as ")[0] if " shown as " in note else note
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+@dataclass
+class Evidence:
+    """A divergent request with what came before it (this game's requests from new_game)."""
+
+    requests: list[dict[str, Any]]  # requests[-1] is the divergent one
+    expected: dict[str, Any]  # the reference's reply
+    actual: dict[str, Any]  # the engine's reply
+    before: dict[str, Any] | None  # the rule STATE before it (reference)
+    clause: str
+
+
+@dataclass
+class Finding:
+    """A rule divergence: the clause broken, what happened, and the engine's own words."""
+
+    clause: str
+    message: str
+    engine_error: str = ""  # the engine's own error (code/rule: message) when it refused
+    kind: str = "fail"  # fail | protocol
+
+    def text(self) -> str:
+        return self.message + (f" (engine: {self.engine_error})" if self.engine_error else "")
+
+
+def engine_error(reply: dict[str, Any]) -> str:
+    err = reply.get("error") if isinstance(reply, dict) else None
+    if not isinstance(err, dict):
+        return ""
+    return f"{err.get('code')}/{err.get('rule')}: {err.get('message')}"
+
+
+def allowing_clause(before: dict[str, Any] | None, req: dict[str, Any]) -> str:
+    """The clause that allows a request the reference accepts."""
+    cmd = req.get("cmd")
+    if cmd == "new_game":
+        return "setup.partial-hands" if "hands" in req else "setup.players"
+    if cmd == "deal":
+        return "game.end"
+    action = req.get("action") or {}
+    if before is None:
+        return "turn.order"
+    if action.get("type") == "give":
+        return "exchange.order"
+    if before.get("to_act") != req.get("player"):
+        return "turn.order"
+    if action.get("type") == "pass":
+        return "flow.follow"
+    return "flow.follow" if before.get("trick") else "flow.lead"
+
+
+def state_clause(before: dict[str, Any] | None, req: dict[str, Any], exp: dict[str, Any],
+                 act: dict[str, Any]) -> tuple[str, str]:
+    """(clause, field) deciding the first rule field where two accepted STATEs differ."""
+    e, a = rule_view(exp), rule_view(act)
+    fields = [k for k in RULE_FIELDS if k in e and e.get(k) != a.get(k)]
+    if not fields:
+        return "", ""
+    cmd = req.get("cmd")
+    last_play = (req.get("action") or {}).get("cards") or []
+    by = (before or {}).get("trick", {}) or {}
+    if cmd == "new_game":
+        return ("setup.first-lead" if "to_act" in fields else "setup.partial-hands"), fields[0]
+    if cmd == "deal" or (before or {}).get("phase") == "exchange":
+        if "hands" in fields:
+            return ("exchange.best" if cmd == "deal" else "exchange.order"), "hands"
+        return "exchange.order", fields[0]
+    for f in ("phase", "finished"):
+        if f in fields:
+            return ("deal.end" if e.get("phase") in ("deal_over", "game_over") or a.get("phase") != "play"
+                    else "flow.out"), f
+    if "scores" in fields:
+        return "score.points", "scores"
+    if "order" in fields:
+        return ("revolution.quad-reverses" if len(last_play) == 4 else "revolution.order"), "order"
+    if "hands" in fields:
+        return "play.own-cards", "hands"
+    if (e.get("trick") is None) != (a.get("trick") is None):
+        seat = req.get("player")
+        out = isinstance(seat, int) and seat < len(e.get("hands") or []) and not e["hands"][seat]
+        return ("revolution.no-clear" if len(last_play) == 4 and not out else "trick.end"), "trick"
+    if "passed" in fields:
+        return "pass.final", "passed"
+    if "to_act" in fields:
+        if e.get("trick") is None:
+            winner = by.get("by") if isinstance(by, dict) else None
+            hands = e.get("hands") or []
+            if winner is not None and winner < len(hands) and not hands[winner]:
+                return "lead.next-active", "to_act"
+            return "flow.trick-won", "to_act"
+        return "turn.order", "to_act"
+    return "flow.follow", fields[0]
+
+
+def diverge(req: dict[str, Any], expected: dict[str, Any], actual: dict[str, Any],
+            before: dict[str, Any] | None, refusal_rule: Any = None) -> Finding | None:
+    """The rule divergence of one reply from the reference's, or None (representation aside).
+
+    `refusal_rule(action_notation) -> clause` names why the reference refuses an extra legal
+    action (the reference's own check at that point)."""
+    cmd = req.get("cmd")
+    if expected["ok"] != actual["ok"]:
+        if expected["ok"]:
+            return Finding(allowing_clause(before, req), f"{cmd} {_what(req)} refused, the reference accepts it",
+                           engine_error(actual))
+        rule = (expected.get("error") or {}).get("rule") or "protocol"
+        return Finding(rule, f"{cmd} {_what(req)} accepted, the reference refuses it by {rule}")
+    if not expected["ok"]:
+        return None
+    if cmd == "legal":
+        if actual.get("player") != expected.get("player"):
+            clause = state_clause(before, req, dict(before or {}, to_act=expected.get("player")),
+                                  dict(before or {}, to_act=actual.get("player")))[0] if before else "turn.order"
+            return Finding(clause or "turn.order", f"legal is for seat {actual.get('player')!r}, "
+                           f"the reference's seat to act is {expected.get('player')!r}")
+        exp = {action_notation(x) for x in expected["actions"]}
+        got = [action_notation(x) for x in actual["actions"]]
+        extra, missing = sorted(set(got) - exp), sorted(exp - set(got))
+        if extra:
+            clause = refusal_rule(extra[0]) if refusal_rule else "flow.follow"
+            return Finding(clause or "flow.follow", f"legal lists {extra[0]!r}, which the reference refuses by {clause}"
+                           + (f" (and {len(extra) - 1} more)" if len(extra) > 1 else ""))
+        if missing:
+            act = {"cmd": "act", "player": expected.get("player"), "action": _action_of(missing[0])}
+            return Finding(allowing_clause(before, act), f"legal leaves out {missing[0]!r}, which the reference allows")
+        if len(got) != len(set(got)):
+            return Finding("protocol", "legal lists an action twice", kind="protocol")
+        return None
+    if cmd not in ("new_game", "deal", "act"):
+        return None
+    clause, name = state_clause(before, req, expected["state"], actual["state"])
+    if not clause:
+        return None
+    e, a = canonical_state(expected["state"]), canonical_state(actual["state"])
+    return Finding(clause, f"after {cmd} {_what(req)}: {name} is {a.get(name)!r}, the reference has {e.get(name)!r}")
+
+
+def _what(req: dict[str, Any]) -> str:
+    if req.get("cmd") == "act":
+        action = req.get("action") or {}
+        try:
+            text = action_notation(action)
+        except Exception:  # noqa: BLE001 - a malformed action is shown raw
+            text = repr(action)
+        return f"seat {req.get('player')} {'plays ' if action.get('type') == 'play' else ''}{text}"
+    if req.get("cmd") == "new_game":
+        return f"({req.get('config')})"
+    return ""
+
+
+def _action_of(text: str) -> dict[str, Any]:
+    if text == "pass":
+        return {"type": "pass"}
+    if text.startswith("give "):
+        return {"type": "give", "cards": text[5:].split()}
+    return {"type": "play", "cards": list(sort_cards(text.split()))}
+
+
+class SchemaSampler:
+    """Validates replies against the shipped schemas (`wire.reply_problems`): the first reply of
+    each kind (command, ok, phase, keys) in a run, so a conforming engine pays ~15 ms once per
+    kind and a malformed one is caught as soon as its replies change shape."""
+
+    def __init__(self) -> None:
+        self.seen: set[tuple[Any, ...]] = set()
+
+    def __call__(self, cmd: str, reply: Any) -> list[str]:
+        from .. import wire
+
+        if cmd not in wire.REPLY_FOR:
+            return []
+        if not isinstance(reply, dict):
+            return wire.reply_problems(cmd, reply)
+        state = reply.get("state")
+        kind = (cmd, reply.get("ok"), tuple(sorted(reply)),
+                tuple(sorted(state)) + (state.get("phase"),) if isinstance(state, dict) else None)
+        if kind in self.seen:
+            return []
+        self.seen.add(kind)
+        return wire.reply_problems(cmd, reply)
+
+
+def root_cause(sent: list[tuple[dict[str, Any], Any]], rules: Any = None) -> tuple[Finding, Evidence] | None:
+    """Replay what an engine was sent on the reference: the first rule divergence of its replies."""
+    from ..engine import Ruleset
+    from ..protocol import Session
+
+    ref = Session(rules or Ruleset.from_spec())
+    before: dict[str, Any] | None = None
+    for req, actual in sent:
+        game = ref.game
+        refusal = None
+        if req.get("cmd") == "legal" and game is not None:
+            def refusal(text: str, game=game) -> str:  # noqa: E306 - the reference's own check
+                from ..cards import parse_cards
+                action = _action_of(text)
+                err = game.check(game.to_act, parse_cards(action.get("cards", [])), give=action["type"] == "give")
+                return err.rule if err is not None else ""
+        expected = ref.handle(req)
+        if not isinstance(actual, dict) or not isinstance(actual.get("ok"), bool):
+            return None
+        try:
+            finding = diverge(req, expected, actual, before, refusal)
+        except Exception:  # noqa: BLE001 - a malformed reply is the protocol's business, not a rule's
+            return None
+        if finding is not None:
+            requests = [r for r, _ in sent[:len(sent)]]
+            upto = next(i for i, (r, _) in enumerate(sent) if r is req)
+            return finding, Evidence(requests[:upto + 1], expected, actual,
+                                     rule_view(before) if before else None, finding.clause)
+        if expected.get("ok") and "state" in expected:
+            before = expected["state"]
+    return None

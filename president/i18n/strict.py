@@ -1,0 +1,210 @@
+"""A strict reading of .po/.pot files: what `msgfmt --check` refuses, refused here with file and line.
+
+Babel's `read_po(abort_invalid=True)` stops on some errors only; it accepts an unterminated
+string, a keyword without a string (`msgstr ,`), duplicate messages and placeholders that
+differ between msgid and msgstr. `po_problems` lexes the file itself, line by line, and reports:
+
+- syntax: unknown keywords, strings that are not terminated or hold invalid escapes, text after
+  a string, a keyword without its string, entries out of order (msgstr before msgid, msgstr[n]
+  without msgid_plural, missing msgstr);
+- duplicate message definitions (same msgctxt and msgid), with the line of the first one;
+- `#, python-format` (and `c-format`) entries whose translations use other placeholders than
+  the msgid (a plural form may drop the count, as gettext allows);
+- a plural entry whose number of msgstr[n] forms differs from the header's nplurals.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import Problem
+
+_KEYWORD = re.compile(r"^(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)(?=[\s\"]|$)\s*(.*)$")
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"\s*$')
+_ESCAPE = re.compile(r"\\(.)")
+_VALID_ESCAPES = set('ntr"\\abfv01234567x')
+_PY_FORMAT = re.compile(r"%(?:\(([^)]*)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(.)", re.S)
+_NPLURALS = re.compile(r"nplurals\s*=\s*(\d+)")
+HINT = "fix the .po syntax; `msgfmt --check` refuses it too"
+
+
+@dataclass
+class _Entry:
+    line: int
+    flags: set[str] = field(default_factory=set)
+    fields: dict[str, list[str]] = field(default_factory=dict)  # keyword -> string pieces
+    order: list[str] = field(default_factory=list)
+    lines: dict[str, int] = field(default_factory=dict)
+
+    def text(self, key: str) -> str:
+        return "".join(self.fields.get(key, []))
+
+
+def _string(body: str) -> tuple[str | None, str]:
+    """The unescaped-enough content of a C string literal, or (None, why)."""
+    if not body.startswith('"'):
+        return None, "a string in double quotes was expected"
+    m = _STRING.match(body)
+    if not m:
+        if body.count('"') == 1 or body.rstrip().endswith("\\\""):
+            return None, "the string is not terminated"
+        return None, "unexpected text after the string (an unescaped \" inside it?)"
+    for esc in _ESCAPE.finditer(m.group(1)):
+        if esc.group(1) not in _VALID_ESCAPES:
+            return None, f"invalid escape sequence \\{esc.group(1)}"
+    return m.group(1), ""
+
+
+def _placeholders(text: str, style: str) -> tuple[list[str], str]:
+    """Sorted directives of a python-format/c-format string, or an error text."""
+    out = []
+    for m in _PY_FORMAT.finditer(text):
+        name, conv = m.group(1), m.group(2)
+        if conv == "%" and name is None:
+            continue
+        if conv not in "diouxXeEfFgGcrsa":
+            return [], f"invalid {style} directive {m.group(0)!r}"
+        out.append(f"%({name}){conv}" if name is not None else f"%{conv}")
+    if text.rstrip().endswith("%") and not text.rstrip().endswith("%%"):
+        return [], f"the {style} string ends with a lone %"
+    return sorted(out), ""
+
+
+def po_problems(path: Path | str, data: bytes | None = None, formats: bool = True) -> list[Problem]:
+    """Every problem `msgfmt --check` would report on this catalog (as far as it is known here)."""
+    path = Path(path)
+    file = str(path)
+    if data is None:
+        data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        return [Problem(file, line, "", "the file is not valid UTF-8", "save it as UTF-8")]
+    problems: list[Problem] = []
+    entries: list[_Entry] = []
+    cur: _Entry | None = None
+    last: str | None = None  # the keyword a continuation string extends
+    flags: set[str] = set()
+
+    def bad(lineno: int, message: str) -> None:
+        problems.append(Problem(file, lineno, "", message, HINT))
+
+    for lineno, raw in enumerate(text.split("\n"), start=1):
+        line = raw.strip()
+        if not line:
+            last = None
+            continue
+        if line.startswith("#"):
+            if line.startswith("#,"):
+                flags |= {f.strip() for f in line[2:].split(",") if f.strip()}
+            last = None
+            continue
+        if line.startswith('"'):
+            if last is None or cur is None:
+                bad(lineno, "a string continues no keyword")
+                continue
+            value, why = _string(line)
+            if value is None:
+                bad(lineno, why)
+            else:
+                cur.fields[last].append(value)
+            continue
+        m = _KEYWORD.match(line)
+        if not m:
+            bad(lineno, f"unknown keyword or garbage: {line[:60]!r}")
+            last = None
+            continue
+        key, body = m.group(1), m.group(3)
+        if key == "msgctxt" or (key == "msgid" and (cur is None or "msgid" in cur.fields
+                                                    or "msgctxt" not in cur.fields)):
+            cur = _Entry(lineno, flags)
+            entries.append(cur)
+            flags = set()
+        if cur is None:
+            bad(lineno, f"{key} before any msgid")
+            cur = _Entry(lineno, flags)
+            entries.append(cur)
+        if key in cur.fields:
+            bad(lineno, f"{key} given twice in one entry")
+        cur.fields[key] = []
+        cur.order.append(key)
+        cur.lines[key] = lineno
+        last = key
+        value, why = _string(body)
+        if value is None:
+            bad(lineno, f"{key}: {why}" if body else f"{key} is not followed by a string")
+        else:
+            cur.fields[key].append(value)
+    problems += _entry_problems(file, entries, formats)
+    return sorted(problems, key=lambda p: p.line or 0)
+
+
+def _entry_problems(file: str, entries: list[_Entry], formats: bool = True) -> list[Problem]:
+    problems: list[Problem] = []
+    seen: dict[tuple[str | None, str], int] = {}
+    nplurals = None
+    for e in entries:
+        if e.text("msgid") == "" and "msgctxt" not in e.fields:
+            m = _NPLURALS.search(e.text("msgstr").replace("\\n", "\n"))
+            nplurals = int(m.group(1)) if m else None
+    for e in entries:
+        keys = e.order
+        if "msgid" not in e.fields:
+            problems.append(Problem(file, e.line, "", "entry without msgid", HINT))
+            continue
+        plural = "msgid_plural" in e.fields
+        forms = sorted(int(k[7:-1]) for k in keys if k.startswith("msgstr["))
+        if plural:
+            if "msgstr" in e.fields:
+                problems.append(Problem(file, e.lines["msgstr"], "", "a plural entry needs msgstr[n], not msgstr", HINT))
+            if not forms:
+                problems.append(Problem(file, e.line, "", "msgid_plural without msgstr[0]", HINT))
+            elif forms != list(range(len(forms))):
+                problems.append(Problem(file, e.line, "", f"msgstr[n] forms are not numbered 0..n: {forms}", HINT))
+            elif nplurals is not None and len(forms) != nplurals:
+                problems.append(Problem(file, e.line, "", f"{len(forms)} plural forms, the header's Plural-Forms "
+                                        f"says nplurals={nplurals}", "give one msgstr[n] per plural form"))
+        elif forms:
+            problems.append(Problem(file, e.lines[f"msgstr[{forms[0]}]"], "", "msgstr[n] without msgid_plural", HINT))
+        elif "msgstr" not in e.fields:
+            problems.append(Problem(file, e.line, "", "msgid without msgstr", HINT))
+        key = (e.text("msgctxt") if "msgctxt" in e.fields else None, e.text("msgid"))
+        if key in seen:
+            problems.append(Problem(file, e.line, "", f"duplicate message definition of {key[1]!r} "
+                                    f"(first defined on line {seen[key]})", "remove one of the two entries"))
+        else:
+            seen[key] = e.line
+        if formats:
+            problems += _format_problems(file, e, plural)
+    return problems
+
+
+def _format_problems(file: str, e: _Entry, plural: bool) -> list[Problem]:
+    style = "python-format" if "python-format" in e.flags else "c-format" if "c-format" in e.flags else None
+    if style is None:
+        return []
+    out: list[Problem] = []
+    want, why = _placeholders(e.text("msgid"), style)
+    if why:
+        return [Problem(file, e.lines["msgid"], "", f"msgid: {why}", HINT)]
+    want_plural = _placeholders(e.text("msgid_plural"), style)[0] if plural else want
+    strings = [k for k in e.order if k.startswith("msgstr")]
+    for k in strings:
+        text = e.text(k)
+        if not text:
+            continue
+        got, why = _placeholders(text, style)
+        if why:
+            out.append(Problem(file, e.lines[k], "", f"{k}: {why}", HINT))
+            continue
+        if plural:  # a form may leave out the count, never add or change a placeholder
+            ok = set(got) <= set(want) | set(want_plural)
+        else:
+            ok = set(got) == set(want)
+        if not ok:
+            out.append(Problem(file, e.lines[k], "", f"{k} uses the placeholders {' '.join(got) or '(none)'}, "
+                               f"the msgid {' '.join(want) or '(none)'} ({style})",
+                               "use exactly the msgid's placeholders"))
+    return out

@@ -1,0 +1,35 @@
+"""`president check`: every rules and steps message names each termbase concept with the
+published sheet's term (locales/termbase.yaml)."""
+from __future__ import annotations
+
+from ..errors import Problem
+from ..i18n.catalogs import DOMAIN, message_key, po_path
+from ..i18n.steps_catalog import DOMAIN as STEPS, is_unreviewed
+from ..i18n.termbase import load_termbase, term_hits, termbase_path
+from .check import CheckContext, _catalogs, _key_text, _translated, register_check
+
+
+def _texts(value: str | tuple[str, ...] | list[str]) -> str:
+    return "\n".join(value) if isinstance(value, (list, tuple)) else value
+
+
+@register_check
+def check_terms(ctx: CheckContext) -> list[Problem]:
+    """A translation names a termbase concept with another word than the published sheet."""
+    tb = load_termbase(ctx.project.root)
+    if tb is None:
+        return []
+    problems = []
+    hint = f"use the published term ({ctx.rel(termbase_path(ctx.project.root))})"
+    for domain in (DOMAIN, STEPS):
+        cats, _ = _catalogs(ctx, domain)  # parse problems are reported by the catalog checks
+        for lang, cat in cats.items():
+            file = ctx.rel(po_path(ctx.project.root, lang, domain))
+            for msg in cat:
+                if not msg.id or msg.fuzzy or not _translated(msg):
+                    continue
+                published = domain == DOMAIN and not is_unreviewed(msg)
+                for what in term_hits(tb, lang, _texts(msg.id), _texts(msg.string), published):
+                    problems.append(Problem(file, msg.lineno, "", f"{lang}: {_key_text(message_key(msg))}: {what}", hint))
+    return problems
+

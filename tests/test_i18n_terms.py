@@ -1,0 +1,73 @@
+"""The termbase (locales/termbase.yaml) comes from the published sheets, and check enforces it."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from president.i18n.catalogs import CATALOG_LANGS, po_path
+from president.i18n.termbase import load_termbase, term_hits
+from president.project.build import Project
+from president.project.check import run_checks
+from president.project.terms_check import check_terms
+
+from i18n_support import ROOT, SEEDS, copy_project
+
+
+@pytest.fixture(scope="module")
+def tb():
+    return load_termbase(ROOT)
+
+
+def test_every_term_is_the_published_sheets_word(tb):
+    sheets = {lang: (SEEDS / f"{lang}.txt").read_text(encoding="utf-8").casefold() for lang in CATALOG_LANGS}
+    for (concept, lang), term in tb.terms.items():
+        assert term.term.casefold() in sheets[lang], f"{concept}/{lang}: {term.term!r} is not in the published sheet"
+        others = [t.term for (c, lg), t in tb.terms.items() if lg == lang and c != concept]
+        if term.avoid is not None and not any(term.avoid.search(o) for o in others):  # ru: место is "place"
+            assert not term.avoid.search(sheets[lang]), f"{concept}/{lang}: the sheet itself uses an avoided word"
+    for concept in ("deal", "trick", "pass", "seat", "place", "quad", "president", "vice-president",
+                    "vice-scum", "scum", "easy", "medium", "hard", "revolution"):
+        assert all((concept, lang) in tb.terms for lang in CATALOG_LANGS), concept
+
+
+def test_seat_and_place_differ_where_the_sheet_does(tb):
+    for lang in ("ru", "hy"):
+        assert tb.terms[("seat", lang)].term != tb.terms[("place", lang)].term
+
+
+def test_hits(tb):
+    assert term_hits(tb, "ar", "the deal is over", "انتهت التوزيعة", published=False)
+    assert not term_hits(tb, "ar", "the deal is over", "انتهت الجولة", published=False)
+    # a word of the published sheet other than its term: accepted in the published text only
+    assert not term_hits(tb, "ru", "a series of several deals", "серия из нескольких раздач", published=True)
+    assert term_hits(tb, "ru", "a series of several deals", "серия из нескольких раздач", published=False)
+    # место is "place" in Russian: wrong for a seat, right when the msgid names a place too
+    assert term_hits(tb, "ru", "seat {seat:d} passes", "место {seat:d} пасует", published=False)
+    assert not term_hits(tb, "ru", "place p of n players, seat 0", "место p из n, игрок 0", published=False)
+    assert term_hits(tb, "hy", "seat {seat:d} passes", "{seat:d} նստատեղը պաս է ասում", published=False)
+    assert not term_hits(tb, "hy", "seat {seat:d} passes", "{seat:d} նստատեղը պաս է տալիս", published=False)
+
+
+def test_check_reports_a_planted_term_once_with_file_and_line(tmp_path):
+    root = copy_project(tmp_path)
+    path = po_path(root, "hi", "steps")
+    text = path.read_text(encoding="utf-8")
+    planted = text.replace("msgstr \"राउंड समाप्त हो गया है\"", "msgstr \"डील समाप्त हो गई है\"", 1)
+    assert planted != text
+    path.write_text(planted, encoding="utf-8")
+    line = planted.splitlines().index("msgstr \"डील समाप्त हो गई है\"") + 1
+    problems = [p for p in run_checks(Project.resolve(root)) if "names 'deal'" in p.message]
+    assert len(problems) == 1
+    p = problems[0]
+    assert p.file.endswith("locales/hi/LC_MESSAGES/steps.po") and abs(p.line - line) <= 3
+    assert "'राउंड'" in p.message and "termbase.yaml" in p.hint
+
+
+def test_the_project_follows_its_termbase():
+    problems = [p for p in run_checks(Project.resolve(ROOT), [check_terms])]
+    assert not problems, "\n".join(map(str, problems))
+    # and the steps catalogs now say what the sheets say
+    for lang, word in (("ar", "الجولة"), ("ru", "раунд"), ("el", "διανομή"), ("hy", "խաղափուլ"), ("hi", "राउंड")):
+        text = po_path(ROOT, lang, "steps").read_text(encoding="utf-8")
+        assert re.search(re.escape(word), text), (lang, word)
