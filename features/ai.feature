@@ -9,7 +9,7 @@ Feature: Artificial intelligence
 
     @ai.observation-only
     Scenario: hidden cards do not change the choice
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C
       And seat 1 holds 6D 6H 9C 2S
       And seat 2 holds 7C 8C
@@ -20,7 +20,7 @@ Feature: Artificial intelligence
 
     @ai.observation-only
     Scenario: the same position with other hidden cards
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C
       And seat 1 holds 6D 6H 9C 2S
       And seat 2 holds 3H 4D
@@ -33,7 +33,7 @@ Feature: Artificial intelligence
 
     @ai.easy
     Scenario: easy follows with the lowest card that beats the trick
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C 3C
       And seat 1 holds 4C 7D 7S 9H 2C
       And seat 2 holds 10C
@@ -46,7 +46,7 @@ Feature: Artificial intelligence
 
     @ai.easy.follow-lowest
     Scenario: a pair is beaten by the lowest pair, even from a triple
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C 5D
       And seat 1 holds 6H 8C 8D 8S 2C 2D
       And seat 2 holds 3C
@@ -59,7 +59,7 @@ Feature: Artificial intelligence
 
     @ai.easy.lead-lowest-rank
     Scenario: easy leads its lowest pair whole
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 4D 4S 6C 2H
       And seat 1 holds 3C
       And seat 2 holds 5C
@@ -69,7 +69,7 @@ Feature: Artificial intelligence
 
     @ai.easy.lead-lowest-rank
     Scenario: in revolution the lowest rank is the highest of the normal order
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 9C 9D 9H 9S 4C AS 2H
       And seat 1 holds 3C
       And seat 2 holds 5C
@@ -84,7 +84,7 @@ Feature: Artificial intelligence
 
     @ai.easy.never-pass
     Scenario: easy spends its 2 on an ace
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds AC 3S
       And seat 1 holds 3C 2S
       And seat 2 holds 5C
@@ -95,7 +95,7 @@ Feature: Artificial intelligence
 
     @ai.easy.never-pass
     Scenario: easy passes when nothing beats the trick
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds AC 3S
       And seat 1 holds 3C 4D
       And seat 2 holds 5C
@@ -108,7 +108,7 @@ Feature: Artificial intelligence
 
     @ai.easy.give-lowest
     Scenario: the President gives back its two lowest cards
-      Given 3 players with revolution on
+      Given 3 players
       And the game lasts 2 deals
       And seat 0 holds 3C
       And seat 1 holds 4C 5C
@@ -129,7 +129,7 @@ Feature: Artificial intelligence
 
     @ai.medium
     Scenario: medium follows with a lone card and keeps its pair and its 2
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C 3C
       And seat 1 holds 6C 6D 8H 9S 2C
       And seat 2 holds 10C
@@ -142,7 +142,7 @@ Feature: Artificial intelligence
 
     @ai.medium.lead-low
     Scenario: medium leads its lowest pair and keeps its 2s
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 3C 3D 5H 2C 2D
       And seat 1 holds 4C
       And seat 2 holds 6C
@@ -152,7 +152,7 @@ Feature: Artificial intelligence
 
     @ai.medium.lead-low
     Scenario: with one rank left besides its 2 medium takes the lead back first
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 9C 9D 2H
       And seat 1 holds 4C
       And seat 2 holds 6C
@@ -162,7 +162,7 @@ Feature: Artificial intelligence
 
     @ai.medium.lead-low
     Scenario: a quad is led last
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 7C 7D 7H 7S 10D
       And seat 1 holds 4C
       And seat 2 holds 6C
@@ -174,7 +174,7 @@ Feature: Artificial intelligence
 
     @ai.medium.follow-clean
     Scenario: medium plays its lowest whole pair on a pair
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C 5D
       And seat 1 holds 6C 6D 6H 8C 8D 9C 9D 2S
       And seat 2 holds 3C
@@ -185,7 +185,7 @@ Feature: Artificial intelligence
 
     @ai.medium.follow-clean
     Scenario: medium keeps its ace while it holds more than six ranks
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 10C 3C
       And seat 1 holds 3D 4D 5D 6D 7D 8D AD
       And seat 2 holds 10H
@@ -198,7 +198,7 @@ Feature: Artificial intelligence
 
     @ai.medium.keep-top
     Scenario: with a spare 2 medium wins the lead back a rank earlier
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C 3C
       And seat 1 holds 6C 6D 8C 8D 9C 9D 10C 10D VC VD 2S 2H
       And seat 2 holds 10H
@@ -209,7 +209,7 @@ Feature: Artificial intelligence
 
     @ai.medium.keep-top
     Scenario: medium wins the lead back with a 2 near the end
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C 3C
       And seat 1 holds 6C 6D 9C 9D 2S 2H
       And seat 2 holds 10C
@@ -220,7 +220,7 @@ Feature: Artificial intelligence
 
     @ai.medium.keep-top
     Scenario: medium keeps its 2 with many ranks to play
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C 3C
       And seat 1 holds 4C 4D 6C 6D 7C 7D 8C 8D 9C 9D 2S
       And seat 2 holds 10C
@@ -233,7 +233,7 @@ Feature: Artificial intelligence
 
     @ai.medium.keep-quads
     Scenario: medium passes rather than split its quad
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C 3C
       And seat 1 holds 7C 7D 7H 7S 8C 8D 9C 9D VC VD DC DD
       And seat 2 holds 10C
@@ -246,7 +246,7 @@ Feature: Artificial intelligence
 
     @ai.medium.no-break
     Scenario: medium passes rather than break its pairs
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C 3C
       And seat 1 holds 3D 6C 6D 8C 8D 10C 10D VC VD
       And seat 2 holds 10H
@@ -257,7 +257,7 @@ Feature: Artificial intelligence
 
     @ai.medium.no-break
     Scenario: medium breaks a pair to get out near the end
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C 3C
       And seat 1 holds 6C 6D 8C 8D
       And seat 2 holds 10H
@@ -270,7 +270,7 @@ Feature: Artificial intelligence
 
     @ai.medium.give-singles
     Scenario: the President keeps its pair of 3s and gives its lowest single cards
-      Given 3 players with revolution on
+      Given 3 players
       And the game lasts 2 deals
       And seat 0 holds 3C
       And seat 1 holds 4C 5C
@@ -291,7 +291,7 @@ Feature: Artificial intelligence
 
     @ai.hard
     Scenario: hard takes the lead with its 2 and goes out with its last card
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds AC 4S 5S
       And seat 1 holds 3C 2S
       And seat 2 holds 5C 6C
@@ -302,7 +302,7 @@ Feature: Artificial intelligence
 
     @ai.hard
     Scenario: hard leads the card nobody can beat before its last card
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 3C 2S
       And seat 1 holds 4D 5D
       And seat 2 holds 6H 7H

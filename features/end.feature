@@ -9,7 +9,7 @@ Feature: End of game
 
     @deal.end
     Scenario: the deal ends when only one player still holds cards
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C
       And seat 1 holds 3C 4C
       And seat 2 holds 6C
@@ -26,7 +26,7 @@ Feature: End of game
 
     @deal.end
     Scenario: the deal goes on while two players hold cards
-      Given 4 players with revolution on
+      Given 4 players
       And seat 0 holds 5C
       And seat 1 holds 3C 4C
       And seat 2 holds 6C 7C
@@ -41,7 +41,7 @@ Feature: End of game
 
     @game.end
     Scenario: the game ends after one deal by default
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C
       And seat 1 holds 3C
       And seat 2 holds 6C
@@ -55,7 +55,7 @@ Feature: End of game
 
     @game.end
     Scenario: a series of two deals goes on to the second deal
-      Given 3 players with revolution on
+      Given 3 players
       And the game lasts 2 deals
       And seat 0 holds 5C
       And seat 1 holds 3C
@@ -73,7 +73,7 @@ Feature: End of game
 
     @game.end
     Scenario: nothing is played once the game is over
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C
       And seat 1 holds 3C
       And seat 2 holds 6C

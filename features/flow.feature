@@ -9,7 +9,8 @@ Feature: Flow of a turn or a round
 
     @flow.lead
     Scenario: the leader may play one or more cards of a rank
-      Given 3 players with revolution on
+      Given 3 players
+      And the leader may pass: off
       And seat 0 holds 4C 4D 9S
       And seat 1 holds 5C
       And seat 2 holds 6C
@@ -18,7 +19,8 @@ Feature: Flow of a turn or a round
 
     @flow.lead
     Scenario: the leader may lead four cards
-      Given 3 players with revolution off
+      Given 3 players
+      And revolution is off
       And seat 0 holds 5C 5D 5H 5S 3C
       And seat 1 holds 6C
       And seat 2 holds 7C
@@ -31,7 +33,7 @@ Feature: Flow of a turn or a round
 
     @flow.follow
     Scenario: a single is followed by a higher single or a pass
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C 3C
       And seat 1 holds 7C 7D 4C
       And seat 2 holds 6C
@@ -42,7 +44,7 @@ Feature: Flow of a turn or a round
 
     @flow.follow
     Scenario: a pair is followed by a higher pair
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C 5D 3C
       And seat 1 holds 7C 7D 4C 4D 9C
       And seat 2 holds 6C
@@ -55,7 +57,7 @@ Feature: Flow of a turn or a round
 
     @flow.follow
     Scenario: a lower card cannot follow
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C 3C
       And seat 1 holds 4C 6C
       And seat 2 holds 7C
@@ -68,7 +70,7 @@ Feature: Flow of a turn or a round
 
     @flow.trick-won
     Scenario: the last player to play wins the trick and leads freely
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C 3C
       And seat 1 holds 7C 3D 4D
       And seat 2 holds 6C 8C
@@ -86,7 +88,8 @@ Feature: Flow of a turn or a round
 
     @flow.trick-won
     Scenario: the winner of the trick must lead
-      Given 3 players with revolution on
+      Given 3 players
+      And the leader may pass: off
       And seat 0 holds 5C 3C
       And seat 1 holds 7C 3D 4D
       And seat 2 holds 6C 8C
@@ -102,7 +105,7 @@ Feature: Flow of a turn or a round
 
     @flow.out
     Scenario: a player who plays their last card is out
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C
       And seat 1 holds 3C 4C
       And seat 2 holds 6C 7C
@@ -121,7 +124,7 @@ Feature: Flow of a turn or a round
 
     @flow.out
     Scenario: a player who is out no longer acts
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C
       And seat 1 holds 3C 4C
       And seat 2 holds 6C 7C
@@ -134,7 +137,7 @@ Feature: Flow of a turn or a round
 
     @turn.order
     Scenario: seats act in increasing order, skipping the seats that passed
-      Given 4 players with revolution on
+      Given 4 players
       And seat 0 holds 3C 6C 3S
       And seat 1 holds 9C 9D
       And seat 2 holds 5C 4S
@@ -154,7 +157,7 @@ Feature: Flow of a turn or a round
 
     @turn.order
     Scenario: a seat cannot act out of turn
-      Given 4 players with revolution on
+      Given 4 players
       And seat 0 holds 3C 6C 3S
       And seat 1 holds 9C 9D
       And seat 2 holds 5C 4S
@@ -168,7 +171,8 @@ Feature: Flow of a turn or a round
 
     @lead.must-play
     Scenario: the leader of an empty trick cannot pass
-      Given 3 players with revolution on
+      Given 3 players
+      And the leader may pass: off
       And seat 0 holds 3C
       And seat 1 holds 4C
       And seat 2 holds 5C
@@ -179,7 +183,7 @@ Feature: Flow of a turn or a round
 
     @lead.must-play
     Scenario: a follower may pass
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 3C 6C
       And seat 1 holds 4C
       And seat 2 holds 5C
@@ -189,11 +193,52 @@ Feature: Flow of a turn or a round
       Then seat 2 is to act
       And the seats that passed are 1
 
+  Rule: option.leader-may-pass.on — With leader_may_pass on, the leader of an empty trick may pass: the pass is final for that trick and the lead goes to the next active player; the last active player who has not passed must play
+
+    @option.leader-may-pass.on
+    Scenario: the leader may pass and the next seat leads
+      Given 3 players
+      And the leader may pass: on
+      And seat 0 holds 3C 4C
+      And seat 1 holds 5C
+      And seat 2 holds 6C
+      When the game starts
+      And seat 0 passes
+      Then seat 1 is to act
+      And the trick is empty
+      And the seats that passed are 0
+      And the legal actions are pass; play 5C
+
+    @option.leader-may-pass.on
+    Scenario: the first leader may pass
+      Given 3 players
+      And the leader may pass: on
+      And seat 0 holds 3C 4C
+      And seat 1 holds 5C
+      And seat 2 holds 6C
+      When the game starts
+      Then the legal actions are pass; play 3C; play 4C
+
+    @option.leader-may-pass.on
+    Scenario: the last player who has not passed must lead
+      Given 3 players
+      And the leader may pass: on
+      And seat 0 holds 3C 4C
+      And seat 1 holds 5C
+      And seat 2 holds 6C
+      When the game starts
+      And seat 0 passes
+      And seat 1 passes
+      Then seat 2 is to act
+      And the legal actions are play 6C
+      When seat 2 tries to pass
+      Then the request is refused by rule option.leader-may-pass.on
+
   Rule: trick.end — A trick ends when every active player other than its last player has passed
 
     @trick.end
     Scenario: the trick ends when all the others have passed
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C 3C
       And seat 1 holds 4C 6D
       And seat 2 holds 4D 7D
@@ -207,7 +252,7 @@ Feature: Flow of a turn or a round
 
     @trick.end
     Scenario: the trick goes on while another player may still act
-      Given 4 players with revolution on
+      Given 4 players
       And seat 0 holds 5C 3C
       And seat 1 holds 4C
       And seat 2 holds 4D

@@ -9,7 +9,7 @@ Feature: Permitted actions and obligations
 
     @play.own-cards
     Scenario: a player plays a card from their hand
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 3C 5D
       And seat 1 holds 4C
       And seat 2 holds 6C
@@ -21,7 +21,7 @@ Feature: Permitted actions and obligations
 
     @play.own-cards
     Scenario: a card the player does not hold is refused
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 3C 5D
       And seat 1 holds 4C
       And seat 2 holds 6C
@@ -33,7 +33,7 @@ Feature: Permitted actions and obligations
 
     @play.same-rank
     Scenario: cards of one rank may be played together
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 3C 3D 4C
       And seat 1 holds 5C
       And seat 2 holds 6C
@@ -43,7 +43,7 @@ Feature: Permitted actions and obligations
 
     @play.same-rank
     Scenario: a lead mixing ranks is refused
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 3C 3D 4C
       And seat 1 holds 5C
       And seat 2 holds 6C
@@ -53,7 +53,7 @@ Feature: Permitted actions and obligations
 
     @play.same-rank
     Scenario: an answer mixing ranks is refused
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 3C 3D 4C
       And seat 1 holds 5C 6C 7C 7D
       And seat 2 holds 8C
@@ -66,7 +66,7 @@ Feature: Permitted actions and obligations
 
     @play.count-matches
     Scenario: a pair is answered by a pair only
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C 5D 3C
       And seat 1 holds 7C 7D 7H 4C
       And seat 2 holds 6C
@@ -81,7 +81,7 @@ Feature: Permitted actions and obligations
 
     @play.count-matches
     Scenario: a single cannot be answered by a pair
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 5C 3C
       And seat 1 holds 7C 7D 4C
       And seat 2 holds 6C
@@ -94,7 +94,8 @@ Feature: Permitted actions and obligations
 
     @play.strictly-higher
     Scenario: an equal single is refused, a higher one accepted
-      Given 3 players with revolution on
+      Given 3 players
+      And equality is off
       And seat 0 holds 5C 3C
       And seat 1 holds 5D 6D 4D
       And seat 2 holds 7C
@@ -109,7 +110,8 @@ Feature: Permitted actions and obligations
 
     @play.strictly-higher
     Scenario: an equal pair is refused
-      Given 3 players with revolution on
+      Given 3 players
+      And equality is off
       And seat 0 holds 5C 5D 3C
       And seat 1 holds 5H 5S 4D
       And seat 2 holds 7C
@@ -119,11 +121,88 @@ Feature: Permitted actions and obligations
       When seat 1 tries to play 5H 5S
       Then the request is refused by rule play.strictly-higher
 
+  Rule: option.equality.on — With equality on, a play of the same rank as the trick (as many cards; for a run, the same length and top) may follow, and the next player who would act is skipped without passing; a lower play is refused
+
+    @option.equality.on
+    Scenario: an equal single follows and skips the next seat
+      Given 4 players
+      And equality is on
+      And seat 0 holds 5C 3C
+      And seat 1 holds 5D 4D
+      And seat 2 holds 7C 8C
+      And seat 3 holds 6C 9C
+      When the game starts
+      And seat 0 plays 5C
+      Then the legal actions are pass; play 5D
+      When seat 1 plays 5D
+      Then seat 3 is to act
+      And the trick is 5D played by seat 1
+      And nobody has passed
+      When seat 3 plays 6C
+      Then seat 0 is to act
+      When seat 0 passes
+      Then seat 1 is to act
+      When seat 1 passes
+      Then seat 2 is to act
+
+    @option.equality.on
+    Scenario: a lower single is still refused
+      Given 3 players
+      And equality is on
+      And seat 0 holds 5C 3C
+      And seat 1 holds 5D 4D 6D
+      And seat 2 holds 7C
+      When the game starts
+      And seat 0 plays 5C
+      Then the legal actions are pass; play 5D; play 6D
+      When seat 1 tries to play 4D
+      Then the request is refused by rule option.equality.on
+
+  Rule: option.sequences.on — With sequences on, a run of at least 3 cards of one suit with consecutive ranks (normal order, no wrap from 2 to 3, no joker) is a combination; only a run of the same length whose top is higher in the current order follows it; a run never reverses the order
+
+    @option.sequences.on
+    Scenario: a run leads and a higher run of the same length follows
+      Given 3 players
+      And sequences are on
+      And seat 0 holds 3C 4C 5C 9D
+      And seat 1 holds 4H 5H 6H 7H 8S
+      And seat 2 holds 8C
+      When the game starts
+      And seat 0 plays 3C 4C 5C
+      Then seat 1 is to act
+      And the legal actions are pass; play 4H 5H 6H; play 5H 6H 7H
+      When seat 1 plays 5H 6H 7H
+      Then seat 2 is to act
+      And the trick is 5H 6H 7H played by seat 1
+
+    @option.sequences.on
+    Scenario: a longer run cannot follow
+      Given 3 players
+      And sequences are on
+      And seat 0 holds 3C 4C 5C 9D
+      And seat 1 holds 4H 5H 6H 7H 8S
+      And seat 2 holds 8C
+      When the game starts
+      And seat 0 plays 3C 4C 5C
+      And seat 1 tries to play 4H 5H 6H 7H
+      Then the request is refused by rule play.count-matches
+
+    @option.sequences.on
+    Scenario: three cards of one suit with a gap are no run
+      Given 3 players
+      And sequences are on
+      And seat 0 holds 3C 4C 6C 9D
+      And seat 1 holds 5H
+      And seat 2 holds 8C
+      When the game starts
+      And seat 0 tries to play 3C 4C 6C
+      Then the request is refused by rule option.sequences.on
+
   Rule: pass.final — A pass is final until the trick is reset
 
     @pass.final
     Scenario: a seat that passed cannot play again in the trick
-      Given 4 players with revolution on
+      Given 4 players
       And seat 0 holds 3C 6C 3S 8S
       And seat 1 holds 9C 3D
       And seat 2 holds 5C 4S
@@ -140,7 +219,7 @@ Feature: Permitted actions and obligations
 
     @pass.final
     Scenario: a pass lasts until the trick ends
-      Given 4 players with revolution on
+      Given 4 players
       And seat 0 holds 3C 6C 3S 8S
       And seat 1 holds 9C 3D
       And seat 2 holds 5C 4S
@@ -164,7 +243,8 @@ Feature: Permitted actions and obligations
 
     @revolution.quad-reverses
     Scenario: a quad reverses the order
-      Given 3 players with revolution on
+      Given 3 players
+      And revolution is on
       And seat 0 holds 5C 5D 5H 5S 3C
       And seat 1 holds 4C 4D 4H 4S 9C
       And seat 2 holds 6C
@@ -174,7 +254,8 @@ Feature: Permitted actions and obligations
 
     @revolution.quad-reverses
     Scenario: three of a kind do not reverse the order
-      Given 3 players with revolution on
+      Given 3 players
+      And revolution is on
       And seat 0 holds 5C 5D 5H 5S 3C
       And seat 1 holds 4C 4D 4H 4S 9C
       And seat 2 holds 6C
@@ -186,7 +267,8 @@ Feature: Permitted actions and obligations
 
     @revolution.no-clear
     Scenario: only a higher quad in the new order may follow a quad
-      Given 3 players with revolution on
+      Given 3 players
+      And revolution is on
       And seat 0 holds 5C 5D 5H 5S 3C
       And seat 1 holds 4C 4D 4H 4S 9C 9D 9H 9S 6C
       And seat 2 holds 6D
@@ -199,7 +281,8 @@ Feature: Permitted actions and obligations
 
     @revolution.no-clear
     Scenario: the trick stays after a quad until the others pass
-      Given 3 players with revolution on
+      Given 3 players
+      And revolution is on
       And seat 0 holds 5C 5D 5H 5S 3C
       And seat 1 holds 4C 9C
       And seat 2 holds 6D 7D
@@ -218,7 +301,8 @@ Feature: Permitted actions and obligations
 
     @revolution.again
     Scenario: a second quad restores the normal order and a third reverses it again
-      Given 3 players with revolution on
+      Given 3 players
+      And revolution is on
       And seat 0 holds 5C 5D 5H 5S 3C
       And seat 1 holds 4C 4D 4H 4S 9C
       And seat 2 holds 6C 6D 6H 6S 7C
@@ -235,7 +319,8 @@ Feature: Permitted actions and obligations
 
     @revolution.again
     Scenario: a quad lower in the new order cannot follow
-      Given 3 players with revolution on
+      Given 3 players
+      And revolution is on
       And seat 0 holds 5C 5D 5H 5S 3C
       And seat 1 holds 6C 6D 6H 6S 9C
       And seat 2 holds 7C

@@ -9,7 +9,7 @@ Feature: Score
 
     @score.titles
     Scenario: the titles follow the finishing order and decide the exchange
-      Given 4 players with revolution on
+      Given 4 players
       And the game lasts 2 deals
       And seat 0 holds 4C 9C
       And seat 1 holds 3C 3D
@@ -48,7 +48,8 @@ Feature: Score
 
     @score.points
     Scenario: place p of n players scores n - p + 1
-      Given 3 players with revolution on
+      Given 3 players
+      And the scoring is places
       And seat 0 holds 5C
       And seat 1 holds 3C 4C
       And seat 2 holds 6C 7C
@@ -65,7 +66,8 @@ Feature: Score
 
     @score.points
     Scenario: the points add up over a series of 3 players
-      Given 3 players with revolution on
+      Given 3 players
+      And the scoring is places
       And the game lasts 2 deals
       And seat 0 holds 5C
       And seat 1 holds 3C 4C
@@ -104,3 +106,64 @@ Feature: Score
       And this is deal 2
       And the finishing order is 2, 0, 1
       And the scores are 5, 2, 5
+
+  Rule: option.scoring.president-only — With scoring = president_only, the first out scores 1 point in each deal and the others none
+
+    @option.scoring.president-only
+    Scenario: only the first out scores
+      Given 3 players
+      And the scoring is president_only
+      And seat 0 holds 5C
+      And seat 1 holds 3C 4C
+      And seat 2 holds 6C 7C
+      When the game starts
+      And seat 0 plays 5C
+      And seat 1 passes
+      And seat 2 plays 6C
+      And seat 2 plays 7C
+      Then the game is over
+      And the finishing order is 0, 2, 1
+      And the scores are 1, 0, 0
+
+    @option.scoring.president-only
+    Scenario: the second place scores nothing
+      Given 3 players
+      And the scoring is president_only
+      And seat 0 holds 5C
+      And seat 1 holds 3C 4C
+      And seat 2 holds 6C 7C
+      When the game starts
+      And seat 0 plays 5C
+      Then the finishing order is 0
+      When seat 1 passes
+      And seat 2 plays 6C
+      And seat 2 plays 7C
+      Then the scores are 1, 0, 0
+
+  Rule: option.scoring.none — With scoring = none, no points are scored; scoring takes no other values than places, president_only and none
+
+    @option.scoring.none
+    Scenario: nobody scores
+      Given 3 players
+      And the scoring is none
+      And seat 0 holds 5C
+      And seat 1 holds 3C 4C
+      And seat 2 holds 6C 7C
+      When the game starts
+      And seat 0 plays 5C
+      And seat 1 passes
+      And seat 2 plays 6C
+      And seat 2 plays 7C
+      Then the game is over
+      And the finishing order is 0, 2, 1
+      And the scores are 0, 0, 0
+
+    @option.scoring.none
+    Scenario: an unknown scoring scheme is refused
+      Given 3 players
+      And the scoring is most
+      And seat 0 holds 5C
+      And seat 1 holds 3C 4C
+      And seat 2 holds 6C 7C
+      When the game is asked to start
+      Then the request is refused by rule option.scoring.none

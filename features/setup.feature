@@ -9,7 +9,7 @@ Feature: Setup
 
     @setup.players
     Scenario: six players may sit
-      Given 6 players with revolution on
+      Given 6 players
       And the deck is shuffled with seed 1
       When the game starts
       Then the cards are being played
@@ -18,14 +18,14 @@ Feature: Setup
 
     @setup.players
     Scenario: two players are refused
-      Given 2 players with revolution on
+      Given 2 players
       And the deck is shuffled with seed 1
       When the game is asked to start
       Then the request is refused by rule setup.players
 
     @setup.players
     Scenario: seven players are refused
-      Given 7 players with revolution on
+      Given 7 players
       And the deck is shuffled with seed 1
       When the game is asked to start
       Then the request is refused by rule setup.players
@@ -34,7 +34,7 @@ Feature: Setup
 
     @setup.dealing
     Scenario: five players, the lower seats get the extra cards
-      Given 5 players with revolution on
+      Given 5 players
       And the deck is shuffled with seed 7
       When the game starts
       Then this is deal 1
@@ -42,7 +42,7 @@ Feature: Setup
 
     @setup.dealing
     Scenario: three players, seat 0 gets the extra card
-      Given 3 players with revolution on
+      Given 3 players
       And the deck is shuffled with seed 3
       When the game starts
       Then the hands hold 18, 17, 17 cards
@@ -51,7 +51,7 @@ Feature: Setup
 
     @setup.partial-hands
     Scenario: a game may start from a few cards per seat
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 3C 9D
       And seat 1 holds 4C
       And seat 2 holds 5H 5S
@@ -70,7 +70,7 @@ Feature: Setup
 
     @setup.partial-hands
     Scenario: a card dealt twice is refused
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 3C
       And seat 1 holds 3C
       And seat 2 holds 4C
@@ -81,7 +81,9 @@ Feature: Setup
 
     @setup.first-lead
     Scenario: seat 0 may lead any of its cards
-      Given 3 players with revolution on
+      Given 3 players
+      And the first lead is seat0
+      And the leader may pass: off
       And seat 0 holds 3C 9D
       And seat 1 holds 4C 5C
       And seat 2 holds 6C 7C
@@ -91,7 +93,8 @@ Feature: Setup
 
     @setup.first-lead
     Scenario: seat 0 leads a high card although it holds the lowest
-      Given 3 players with revolution on
+      Given 3 players
+      And the first lead is seat0
       And seat 0 holds 3C 9D
       And seat 1 holds 4C 5C
       And seat 2 holds 6C 7C
@@ -102,7 +105,8 @@ Feature: Setup
 
     @setup.first-lead
     Scenario: another seat cannot lead the first deal
-      Given 3 players with revolution on
+      Given 3 players
+      And the first lead is seat0
       And seat 0 holds 3C 9D
       And seat 1 holds 4C 5C
       And seat 2 holds 6C 7C
@@ -114,7 +118,7 @@ Feature: Setup
 
     @setup.rank-order
     Scenario: a 2 beats an ace
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds AC 3C
       And seat 1 holds 2C 4C
       And seat 2 holds 5C 6C
@@ -126,7 +130,7 @@ Feature: Setup
 
     @setup.rank-order
     Scenario: an ace does not beat a 2
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 2C 3C
       And seat 1 holds AC 4C
       And seat 2 holds 5C 6C
@@ -138,7 +142,7 @@ Feature: Setup
 
     @setup.rank-order
     Scenario: a knave or a queen beats a 10, a 9 does not
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 10C 3C
       And seat 1 holds 9C VC DC 4C
       And seat 2 holds 5C 6C
@@ -150,7 +154,9 @@ Feature: Setup
 
     @setup.no-jokers-sequences
     Scenario: a run is not a combination
-      Given 3 players with revolution on
+      Given 3 players
+      And sequences are off
+      And the leader may pass: off
       And seat 0 holds 3C 4C 5C
       And seat 1 holds 6C
       And seat 2 holds 7C
@@ -158,3 +164,169 @@ Feature: Setup
       And seat 0 tries to play 3C 4C 5C
       Then the request is refused by rule play.same-rank
       And the legal actions are play 3C; play 4C; play 5C
+
+    @setup.no-jokers-sequences
+    Scenario: a joker is not a card of the deck without jokers
+      Given 3 players
+      And the deck holds 0 jokers
+      And seat 0 holds X1 3C
+      And seat 1 holds 4C
+      And seat 2 holds 5C
+      When the game is asked to start
+      Then the request is refused by rule setup.no-jokers-sequences
+
+  Rule: option.jokers.one — With jokers = 1 the deck holds one joker, X1, besides the 52 cards, and it is dealt like any card
+
+    @option.jokers.one
+    Scenario: one joker is dealt with the 52 cards
+      Given 3 players
+      And the deck holds 1 jokers
+      And the deck is shuffled with seed 3
+      When the game starts
+      Then the hands hold 18, 18, 17 cards
+
+    @option.jokers.one
+    Scenario: a second joker is not in a deck with one joker
+      Given 3 players
+      And the deck holds 1 jokers
+      And seat 0 holds X2 3C
+      And seat 1 holds 4C
+      And seat 2 holds 5C
+      When the game is asked to start
+      Then the request is refused by rule option.jokers.one
+
+  Rule: option.jokers.two — With jokers = 2 the deck holds two jokers, X1 and X2, besides the 52 cards; no more jokers are played
+
+    @option.jokers.two
+    Scenario: two jokers are dealt with the 52 cards
+      Given 4 players
+      And the deck holds 2 jokers
+      And the deck is shuffled with seed 1
+      When the game starts
+      Then the hands hold 14, 14, 13, 13 cards
+
+    @option.jokers.two
+    Scenario: three jokers are refused
+      Given 3 players
+      And the deck holds 3 jokers
+      And seat 0 holds 3C
+      And seat 1 holds 4C
+      And seat 2 holds 5C
+      When the game is asked to start
+      Then the request is refused by rule option.jokers.two
+
+  Rule: option.jokers.wild — A joker stands for any rank in a play of one rank that holds at least one other card, and such a play of four cards is a quad; a lone joker beats any single card and nothing beats it; jokers alone in twos and jokers in runs are refused; in the exchange the jokers are the best cards, X2 before X1
+
+    @option.jokers.wild
+    Scenario: a joker completes a pair
+      Given 3 players
+      And the deck holds 1 jokers
+      And seat 0 holds 5C 5D 3C
+      And seat 1 holds 7C X1 4D
+      And seat 2 holds 6C
+      When the game starts
+      And seat 0 plays 5C 5D
+      Then the legal actions are pass; play 7C X1
+      When seat 1 plays 7C X1
+      Then seat 2 is to act
+      And the trick is 7C X1 played by seat 1
+
+    @option.jokers.wild
+    Scenario: a lone joker beats a 2 and nothing beats it
+      Given 3 players
+      And the deck holds 2 jokers
+      And seat 0 holds 2C 3C
+      And seat 1 holds X1 4D
+      And seat 2 holds X2 5D
+      When the game starts
+      And seat 0 plays 2C
+      Then the legal actions are pass; play X1
+      When seat 1 plays X1
+      Then seat 2 is to act
+      And the legal actions are pass
+      When seat 2 tries to play X2
+      Then the request is refused by rule option.jokers.wild
+
+    @option.jokers.wild
+    Scenario: two jokers alone are refused
+      Given 3 players
+      And the deck holds 2 jokers
+      And the leader may pass: off
+      And seat 0 holds X1 X2 3C
+      And seat 1 holds 4C
+      And seat 2 holds 5C
+      When the game starts
+      And seat 0 tries to play X1 X2
+      Then the request is refused by rule option.jokers.wild
+      And the legal actions are play 3C; play 3C X1; play 3C X2; play 3C X1 X2; play X1; play X2
+
+    @option.jokers.wild
+    Scenario: three cards of a rank and a joker reverse the order
+      Given 3 players
+      And revolution is on
+      And the deck holds 1 jokers
+      And seat 0 holds 5C 5D 5H X1 3C
+      And seat 1 holds 4C
+      And seat 2 holds 6C
+      When the game starts
+      And seat 0 plays 5C 5D 5H X1
+      Then the order is reversed
+
+    @option.jokers.wild
+    Scenario: the joker is the best card in the exchange
+      Given 3 players
+      And the deck holds 1 jokers
+      And the game lasts 2 deals
+      And seat 0 holds 5C
+      And seat 1 holds 3C 4C
+      And seat 2 holds 6C
+      When the game starts
+      And seat 0 plays 5C
+      And seat 1 passes
+      And seat 2 plays 6C
+      Then the finishing order is 0, 2, 1
+      When the next deal starts with hands 3D 4D 5D / 6D X1 2D / 7D 8D
+      Then the cards are being exchanged
+      And seat 0 is to act
+      And seat 0 has 3D 4D 5D 2D X1
+      And seat 1 has 6D
+      And seat 2 has 7D 8D
+
+  Rule: option.first-lead.holder — With first_lead = holder:<card>, the player who holds that card leads the first deal, and that first play must contain it; the card is one of the 52 cards, and a game in which nobody holds it is refused
+
+    @option.first-lead.holder
+    Scenario: the holder of the 3 of clubs leads with it
+      Given 3 players
+      And the first lead is holder:3C
+      And seat 0 holds 4C 9D
+      And seat 1 holds 5C 6C
+      And seat 2 holds 3C 3D 7C
+      When the game starts
+      Then seat 2 is to act
+      And the legal actions are play 3C; play 3C 3D
+
+    @option.first-lead.holder
+    Scenario: the holder's first play must contain the card
+      Given 3 players
+      And the first lead is holder:3C
+      And seat 0 holds 4C 9D
+      And seat 1 holds 5C 6C
+      And seat 2 holds 3C 3D 7C
+      When the game starts
+      And seat 2 tries to play 7C
+      Then the request is refused by rule option.first-lead.holder
+      When seat 0 tries to play 4C
+      Then the request is refused by rule turn.order
+      When seat 2 plays 3C 3D
+      Then seat 0 is to act
+      And the trick is 3C 3D played by seat 2
+
+    @option.first-lead.holder
+    Scenario: a game in which nobody holds the card is refused
+      Given 3 players
+      And the first lead is holder:3C
+      And seat 0 holds 4C
+      And seat 1 holds 5C
+      And seat 2 holds 6C
+      When the game is asked to start
+      Then the request is refused by rule option.first-lead.holder

@@ -9,7 +9,7 @@ Feature: Special cases and locked variants
 
     @exchange.scum
     Scenario: the Scum gives their 2 best cards and the President gives 2 back
-      Given 3 players with revolution on
+      Given 3 players
       And the game lasts 2 deals
       And seat 0 holds 5C
       And seat 1 holds 3C 4C
@@ -34,7 +34,7 @@ Feature: Special cases and locked variants
 
     @exchange.scum
     Scenario: the President must give back exactly 2 cards
-      Given 3 players with revolution on
+      Given 3 players
       And the game lasts 2 deals
       And seat 0 holds 5C
       And seat 1 holds 3C 4C
@@ -53,7 +53,7 @@ Feature: Special cases and locked variants
 
     @exchange.vice
     Scenario: a series of 4 players with both exchanges
-      Given 4 players with revolution on
+      Given 4 players
       And the game lasts 2 deals
       And seat 0 holds AC
       And seat 1 holds RC
@@ -95,7 +95,7 @@ Feature: Special cases and locked variants
 
     @exchange.vice
     Scenario: with 3 players there is no vice exchange
-      Given 3 players with revolution on
+      Given 3 players
       And the game lasts 2 deals
       And seat 0 holds 5C
       And seat 1 holds 3C 4C
@@ -117,7 +117,7 @@ Feature: Special cases and locked variants
 
     @exchange.best
     Scenario: a 2 is best, then among aces the higher suit
-      Given 3 players with revolution on
+      Given 3 players
       And the game lasts 2 deals
       And seat 0 holds 5C
       And seat 1 holds 3C 4C
@@ -133,7 +133,7 @@ Feature: Special cases and locked variants
 
     @exchange.best
     Scenario: the best cards go even when worse ones are many
-      Given 3 players with revolution on
+      Given 3 players
       And the game lasts 2 deals
       And seat 0 holds 5C
       And seat 1 holds 3C 4C
@@ -151,7 +151,7 @@ Feature: Special cases and locked variants
 
     @exchange.order
     Scenario: the President chooses first, then the Vice-President, then the last leads
-      Given 4 players with revolution on
+      Given 4 players
       And the game lasts 2 deals
       And seat 0 holds 3C 4C
       And seat 1 holds AC
@@ -195,7 +195,7 @@ Feature: Special cases and locked variants
 
     @lead.next-active
     Scenario: the lead passes to the next active seat when the winner is out
-      Given 4 players with revolution on
+      Given 4 players
       And seat 0 holds 3C 4C
       And seat 1 holds 5C 6C
       And seat 2 holds 9C
@@ -214,7 +214,7 @@ Feature: Special cases and locked variants
 
     @lead.next-active
     Scenario: the next active seat wraps around the table
-      Given 3 players with revolution on
+      Given 3 players
       And seat 0 holds 3C 4C
       And seat 1 holds 5C 6C
       And seat 2 holds 9C
@@ -232,7 +232,8 @@ Feature: Special cases and locked variants
 
     @revolution.order
     Scenario: in revolution a 3 beats an ace and a 2 is lowest
-      Given 3 players with revolution on
+      Given 3 players
+      And revolution is on
       And seat 0 holds 5C 5D 5H 5S AC 8C
       And seat 1 holds 3C 2C 8D
       And seat 2 holds 9C 10C
@@ -248,7 +249,8 @@ Feature: Special cases and locked variants
 
     @revolution.order
     Scenario: the normal order returns at the next deal
-      Given 3 players with revolution on
+      Given 3 players
+      And revolution is on
       And the game lasts 2 deals
       And seat 0 holds 5C 5D 5H 5S
       And seat 1 holds 3C 4C
@@ -274,7 +276,8 @@ Feature: Special cases and locked variants
 
     @revolution.option-off
     Scenario: with revolution off a quad does not reverse the order
-      Given 3 players with revolution off
+      Given 3 players
+      And revolution is off
       And seat 0 holds 5C 5D 5H 5S 3C
       And seat 1 holds 4C 4D 4H 4S 6C 6D 6H 6S
       And seat 2 holds 7C

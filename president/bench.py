@@ -12,10 +12,11 @@ import time
 from .engine import GameState, Phase, Ruleset
 
 
-def bench_engine(games: int, players: int = 4, seed: int = 0) -> dict[str, float]:
-    """Play `games` uniformly random deals (seeded deal, uniform choice among legal actions)."""
+def bench_engine(games: int, players: int = 4, seed: int = 0, options: dict | None = None) -> dict[str, float]:
+    """Play `games` uniformly random deals (seeded deal, uniform choice among legal actions) with
+    these table options (default: the spec's, i.e. 1.1.0)."""
     rules = Ruleset.from_spec()
-    config = rules.config(players)
+    config = rules.config(players, **(options or {}))
     rng = random.Random(seed)
     rand = rng.random  # uniform choice as legal[int(rand() * len)]: cheaper than rng.choice
     steps = 0
@@ -28,7 +29,7 @@ def bench_engine(games: int, players: int = 4, seed: int = 0) -> dict[str, float
             apply(actions[int(rand() * len(actions))])
             steps += 1
     elapsed = time.perf_counter() - start
-    return {"games": games, "steps": steps, "seconds": round(elapsed, 3),
+    return {"games": games, "steps": steps, "seconds": round(elapsed, 3), "options": config.options(),
             "games_per_s": round(games / elapsed, 1), "steps_per_s": round(steps / elapsed, 1)}
 
 

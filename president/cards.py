@@ -38,12 +38,14 @@ class Card(int):
 
     @classmethod
     def parse(cls, text: str) -> "Card":
+        if text in JOKER_NAMES:
+            return cls(DECK_SIZE + JOKER_NAMES.index(text))
         if not isinstance(text, str) or len(text) < 2:
             raise CardError(f"not a card: {text!r} (write the rank then the suit letter, e.g. '10H')")
         rank = _RANK_INDEX.get(text[:-1])
         suit = _SUIT_INDEX.get(text[-1])
         if rank is None or suit is None:
-            raise CardError(f"not a card: {text!r} (ranks {' '.join(RANK_SYMBOLS)}; suits {' '.join(SUIT_SYMBOLS)})")
+            raise CardError(f"not a card: {text!r} (ranks {' '.join(RANK_SYMBOLS)}; suits {' '.join(SUIT_SYMBOLS)}; jokers X1 X2)")
         return cls(rank * 4 + suit)
 
     @classmethod
@@ -65,7 +67,9 @@ class Card(int):
         return f"Card.parse({str(self)!r})"
 
 
-CARD_NAMES: Final[tuple[str, ...]] = tuple(RANK_SYMBOLS[c >> 2] + SUIT_SYMBOLS[c & 3] for c in range(DECK_SIZE))
+#: Jokers (option jokers) are the cards after the 52: "X1" is card 52, "X2" card 53.
+JOKER_NAMES: Final[tuple[str, ...]] = ("X1", "X2")
+CARD_NAMES: Final[tuple[str, ...]] = tuple(RANK_SYMBOLS[c >> 2] + SUIT_SYMBOLS[c & 3] for c in range(DECK_SIZE)) + JOKER_NAMES
 _NAME_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
 
 

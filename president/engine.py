@@ -1,8 +1,12 @@
 """The reference engine: Ruleset (frozen, from the spec), GameState (mutable), Observation.
 
-Every rule the engine applies is read from the loaded spec (player range, revolution option and
-size, combination sizes, exchanges, scoring, titles); nothing is written twice. Illegal actions
-raise `IllegalAction` naming the violated clause id, and leave the state unchanged.
+Every rule the engine applies is read from the loaded spec (player range, the table options and
+their values, revolution size, combination sizes, exchanges, scoring, titles); nothing is written
+twice. A spec value or a table option the engine cannot play is refused, never ignored. Illegal
+actions raise `IllegalAction` naming the violated clause id, and leave the state unchanged.
+
+With the 1.1.0 options the hot path works on one-rank nibbles only; the house rules (equality,
+runs, jokers, a leader's pass) go through `president.plays`.
 
 Actions are ints: a mask of cards (see `president.cards`). In the play phase the empty mask
 `PASS` is a pass; in the exchange phase a mask is the set of cards given back.
@@ -13,12 +17,14 @@ import random
 from dataclasses import dataclass
 from enum import IntEnum
 from itertools import combinations
-from typing import Final, Sequence, TypeAlias
+from typing import Any, Final, Sequence, TypeAlias
 
-from .cards import (CARD_NAMES, DECK_SIZE, NUM_RANKS, RANK_MASKS, RANK_SYMBOLS, SUBSETS, SUIT_SYMBOLS,
-                    CardMask, best_cards, card_list, iter_cards, parse_cards)
-from .errors import IllegalAction, Problem, SpecError
-from .spec import Spec, default_spec, place_index
+from . import plays as P
+from .cards import (CARD_NAMES, DECK_SIZE, NUM_RANKS, RANK_MASKS, RANK_SYMBOLS, SUBSETS, CardMask, best_cards,
+                    card_list, iter_cards, parse_cards)
+from .errors import IllegalAction
+from .ruleset import Config, Ruleset
+from .spec import place_index
 
 Action: TypeAlias = int
 PASS: Final[Action] = 0
@@ -33,71 +39,6 @@ class Phase(IntEnum):
     @property
     def wire(self) -> str:
         return ("exchange", "play", "deal_over", "game_over")[self]
-
-
-@dataclass(frozen=True)
-class Ruleset:
-    """The rules of one spec, built once. Immutable and shared by every game."""
-
-    spec: Spec
-    min_players: int
-    max_players: int
-    min_cards: int
-    max_cards: int
-    revolution_cards: int
-    revolution_default: bool
-    revolution_locked: bool
-    deals_default: int
-    deals_min: int
-    exchanges: tuple[tuple[int, int, int, int], ...]  # (giver place, receiver place, cards, min players)
-    #: lead_table[rank][nibble]: every play of min..max cards from those cards, fewer cards first.
-    lead_table: tuple[tuple[tuple[int, ...], ...], ...] = ()
-
-    def __post_init__(self) -> None:
-        table = tuple(tuple(tuple(m for k in range(self.min_cards, self.max_cards + 1) for m in SUBSETS[r][nib][k])
-                            for nib in range(16)) for r in range(NUM_RANKS))
-        object.__setattr__(self, "lead_table", table)
-
-    @classmethod
-    def from_spec(cls, spec: Spec | None = None) -> "Ruleset":
-        spec = spec or default_spec()
-        if spec.deck.ranks != RANK_SYMBOLS or spec.deck.suits != SUIT_SYMBOLS:
-            raise SpecError([Problem(spec.path, None, "deck", "the reference engine plays the 52-card deck "
-                                     f"{' '.join(RANK_SYMBOLS)} × {' '.join(SUIT_SYMBOLS)} only",
-                                     "keep deck.ranks and deck.suits as shipped")])
-        rev = spec.option("revolution")
-        deals = spec.option("deals")
-        return cls(spec=spec, min_players=spec.players.min, max_players=spec.players.max,
-                   min_cards=spec.combinations.min_cards, max_cards=spec.combinations.max_cards,
-                   revolution_cards=spec.revolution_cards, revolution_default=bool(rev.default),
-                   revolution_locked=rev.locked, deals_default=int(deals.default), deals_min=deals.min or 1,
-                   exchanges=tuple((e.giver, e.receiver, e.cards, e.min_players) for e in spec.exchange))
-
-    def points(self, place: int, n: int) -> int:
-        return self.spec.scoring.points(place, n)
-
-    def config(self, players: int, revolution: bool | None = None, deals: int | None = None) -> "Config":
-        """Check a table configuration against the spec; raise IllegalAction if it is not allowed."""
-        if not isinstance(players, int) or isinstance(players, bool) or not (
-                self.min_players <= players <= self.max_players):
-            raise IllegalAction("bad_config", "setup.players",
-                                f"players must be {self.min_players} to {self.max_players}, got {players!r}")
-        rev = self.revolution_default if revolution is None else revolution
-        if not isinstance(rev, bool):
-            raise IllegalAction("bad_config", "revolution.option-off", f"revolution must be true or false, got {rev!r}")
-        if self.revolution_locked and rev != self.revolution_default:
-            raise IllegalAction("bad_config", "revolution.option-off", "the revolution option is locked")
-        k = self.deals_default if deals is None else deals
-        if not isinstance(k, int) or isinstance(k, bool) or k < self.deals_min:
-            raise IllegalAction("bad_config", "game.end", f"deals must be an integer >= {self.deals_min}, got {k!r}")
-        return Config(players, rev, k)
-
-
-@dataclass(frozen=True)
-class Config:
-    players: int
-    revolution: bool
-    deals: int
 
 
 @dataclass(frozen=True)
@@ -124,6 +65,7 @@ class Observation:
     last_ranking: tuple[int, ...]
     legal: tuple[Action, ...]
     rules: Ruleset  # the game's own rules and table configuration: AIs that search step worlds with them
+    #: the table's options (public): equality, sequences, jokers, first_lead, leader_may_pass, scoring...
     config: Config
 
 
@@ -132,7 +74,7 @@ class GameState:
 
     __slots__ = ("rules", "config", "n", "hands", "phase", "deal", "to_act", "reversed", "trick", "trick_by",
                  "passed", "finished", "scores", "history", "exchanges", "pending", "last_ranking", "rng",
-                 "_legal")
+                 "_legal", "must")
 
     def __init__(self, rules: Ruleset, config: Config, hands: Sequence[CardMask] | None = None,
                  seed: int | None = None):
@@ -151,10 +93,10 @@ class GameState:
     @classmethod
     def new(cls, rules: Ruleset | None = None, players: int = 4, revolution: bool | None = None,
             deals: int | None = None, hands: Sequence[CardMask | str | Sequence[str]] | None = None,
-            seed: int | None = None) -> "GameState":
+            seed: int | None = None, **options: Any) -> "GameState":
         rules = rules or Ruleset.from_spec()
         masks = None if hands is None else [h if isinstance(h, int) else parse_cards(h) for h in hands]
-        return cls(rules, rules.config(players, revolution, deals), masks, seed)
+        return cls(rules, rules.config(players, revolution, deals, **options), masks, seed)
 
     @classmethod
     def from_observation(cls, obs: "Observation", hands: Sequence[CardMask], deal_start: bool = False) -> "GameState":
@@ -168,15 +110,20 @@ class GameState:
         g.exchanges = list(obs.exchanges)
         g.hands = list(hands)
         g._reset_deal()
+        holder = g.config.holder
         if deal_start:
             g.history = [h for h in obs.history if h[0] < obs.deal]
             first = next((seat for d, seat, _a in obs.history if d == obs.deal), obs.to_act)
             g.phase, g.to_act = Phase.PLAY, first
+            if g.deal == 1 and holder is not None:  # option.first-lead.holder: the first play holds it
+                g.must = 1 << holder
             return g
         g.history = list(obs.history)
         g.phase, g.to_act, g.reversed = obs.phase, obs.to_act, obs.reversed
         g.trick, g.trick_by, g.passed = obs.trick, obs.trick_by, sum(1 << s for s in obs.passed)
         g.finished = list(obs.finished)
+        if g.deal == 1 and holder is not None and not any(d == 1 and a for d, _s, a in obs.history):
+            g.must = 1 << holder
         if obs.phase == Phase.EXCHANGE:  # the gives still to come, from the seat to act on
             pending = [(r, gv, k, rule) for gv, r, k, rule in g._forced_gives() if k > 0]
             while pending and pending[0][0] != obs.to_act:
@@ -198,6 +145,7 @@ class GameState:
             new.rng = random.Random()
             new.rng.setstate(self.rng.getstate())
         new._legal = self._legal
+        new.must = self.must
         return new
 
     def deal_cards(self) -> list[CardMask]:
@@ -205,7 +153,7 @@ class GameState:
         time from seat 0, so lower seats get the extra cards (`setup.dealing`)."""
         if self.rng is None:
             raise IllegalAction("no_seed", "setup.dealing", "this game has no seed: give the hands explicitly")
-        deck = list(range(DECK_SIZE))
+        deck = list(range(DECK_SIZE + self.config.jokers))  # jokers X1, X2 after the 52 cards
         self.rng.shuffle(deck)
         hands = [0] * self.n
         for i, card in enumerate(deck):
@@ -219,13 +167,22 @@ class GameState:
         if len(hands) != self.n:
             raise IllegalAction("bad_hands", "setup.partial-hands", f"{self.n} players need {self.n} hands, got {len(hands)}")
         seen = 0
+        deck = self.config.deck
         for seat, h in enumerate(hands):
             if h == 0:
                 raise IllegalAction("bad_hands", "setup.partial-hands", f"seat {seat} has an empty hand")
             if seen & h:
                 raise IllegalAction("bad_hands", "setup.partial-hands",
                                     f"card {card_list(seen & h)[0]} is dealt twice")
+            if h & ~deck:
+                rule = self.rules.option("jokers").value_clause(self.config.jokers)
+                raise IllegalAction("bad_hands", rule, f"card {card_list(h & ~deck)[0]} is not in a deck with "
+                                    f"{self.config.jokers} joker(s)")
             seen |= h
+        holder = self.config.holder
+        if self.deal == 0 and holder is not None and not seen >> holder & 1:
+            raise IllegalAction("bad_hands", "option.first-lead.holder",
+                                f"nobody holds {CARD_NAMES[holder]}, whose holder leads the first deal")
         return hands
 
     def _reset_deal(self) -> None:
@@ -237,6 +194,7 @@ class GameState:
         # (chooser, receiver, cards, clause) still to give back
         self.pending: list[tuple[int, int, int, str]] = []
         self._legal: list[Action] | None = None
+        self.must = 0  # a card the next play must contain (option.first-lead.holder)
 
     def _forced_gives(self) -> list[tuple[int, int, int, str]]:
         """(giver, receiver, cards, clause) of the exchanges the last ranking imposes, in order."""
@@ -255,7 +213,12 @@ class GameState:
         self._reset_deal()
         if self.deal == 1 or not self.last_ranking:
             self.phase = Phase.PLAY
-            self.to_act: int | None = 0  # setup.first-lead
+            holder = self.config.holder
+            if holder is None:
+                self.to_act: int | None = 0  # setup.first-lead
+            else:  # option.first-lead.holder
+                self.must = 1 << holder
+                self.to_act = next(s for s in range(self.n) if hands[s] & self.must)
             return
         for giver, receiver, k, rule in self._forced_gives():
             given = best_cards(self.hands[giver], k)  # exchange.best
@@ -298,6 +261,8 @@ class GameState:
             return []
         hand = self.hands[self.to_act]  # type: ignore[index]
         trick = self.trick
+        if not self.config.plain or self.must:
+            return self._generate_house(hand, trick)
         if trick:
             out: list[Action] = [PASS]
             k = trick.bit_count()
@@ -335,6 +300,23 @@ class GameState:
                 r += 1
         return out
 
+    def _generate_house(self, hand: CardMask, trick: CardMask) -> list[Action]:
+        c, r = self.config, self.rules
+        out = P.plays(hand, trick, self.reversed, c.equality, c.sequences, r.min_cards, r.max_cards, r.min_run)
+        if self.must:
+            return [a for a in out if a & self.must]
+        if trick or self._leader_may_pass():
+            out.insert(0, PASS)
+        return out
+
+    def _leader_may_pass(self) -> bool:
+        """option.leader-may-pass.on: the leader of an empty trick may pass unless every other
+        active player has passed it already (then someone has to play)."""
+        if not self.config.leader_may_pass or self.must:
+            return False
+        seat, passed, hands = self.to_act, self.passed, self.hands
+        return any(hands[s] and not passed >> s & 1 for s in range(self.n) if s != seat)
+
     def check(self, seat: int, action: Action, give: bool = False) -> IllegalAction | None:
         """Why `seat` may not take `action` now, or None if it may. `give` marks an exchange action."""
         phase = self.phase
@@ -365,13 +347,24 @@ class GameState:
             return IllegalAction("not_your_turn", "turn.order", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
         trick = self.trick
         if action == PASS:
-            if not trick:
+            if self.must:
+                return IllegalAction("must_play", "option.first-lead.holder",
+                                     f"the first play must contain {card_list(self.must)[0]}")
+            if not trick and not self._leader_may_pass():
+                if self.config.leader_may_pass:
+                    return IllegalAction("must_play", "option.leader-may-pass.on",
+                                         "every other active player has passed this empty trick: the leader must play")
                 return IllegalAction("must_play", "lead.must-play", "the leader of an empty trick must play")
             return None
         hand = self.hands[seat]
         if action & ~hand:
             return IllegalAction("not_in_hand", "play.own-cards",
                                  f"seat {seat} does not hold {' '.join(card_list(action & ~hand))}")
+        if self.must and not action & self.must:
+            return IllegalAction("must_contain", "option.first-lead.holder",
+                                 f"the first play must contain {card_list(self.must)[0]}")
+        if not self.config.plain:
+            return self._check_house(action, trick)
         r = (action.bit_length() - 1) >> 2
         if action & RANK_MASKS[r] != action:
             return IllegalAction("mixed_ranks", "play.same-rank", "the cards of a play must have the same rank")
@@ -388,6 +381,37 @@ class GameState:
         if (r >= t) if self.reversed else (r <= t):
             rule = "play.strictly-higher"
             return IllegalAction("not_higher", rule, f"{RANK_SYMBOLS[r]} does not beat {RANK_SYMBOLS[t]} in the "
+                                 f"{'reversed' if self.reversed else 'normal'} order")
+        return None
+
+    def _check_house(self, action: Action, trick: CardMask) -> IllegalAction | None:
+        c = self.config
+        a = P.combo(action, c.sequences, self.rules.min_run)
+        if a is None:
+            return IllegalAction("mixed_ranks", P.why_not_combo(action, c.sequences),
+                                 "the cards form no combination: one rank (jokers standing in), a run of one suit"
+                                 " or a lone joker")
+        if a[0] == P.SET and not self.rules.min_cards <= a[1] <= self.rules.max_cards:
+            return IllegalAction("wrong_count", "flow.lead" if not trick else "play.count-matches",
+                                 f"a play has {self.rules.min_cards} to {self.rules.max_cards} cards of one rank")
+        if not trick:
+            return None
+        t = P.combo(trick, c.sequences, self.rules.min_run)
+        assert t is not None
+        if t[0] == P.LONE:
+            return IllegalAction("not_higher", "option.jokers.wild", "nothing beats a lone joker")
+        if a[0] == P.LONE:
+            if t[1] != 1:
+                return IllegalAction("wrong_count", "play.count-matches", "a lone joker beats a single card only")
+            return None
+        if a[0] != t[0]:
+            return IllegalAction("wrong_kind", "option.sequences.on", "a run follows a run, a set follows a set")
+        if a[1] != t[1]:
+            return IllegalAction("wrong_count", "play.count-matches",
+                                 f"the trick holds {t[1]} card(s); play as many")
+        if not P.beats(a, t, self.reversed, c.equality):
+            return IllegalAction("not_higher", "option.equality.on" if c.equality else "play.strictly-higher",
+                                 f"{RANK_SYMBOLS[a[2]]} does not beat {RANK_SYMBOLS[t[2]]} in the "
                                  f"{'reversed' if self.reversed else 'normal'} order")
         return None
 
@@ -423,14 +447,26 @@ class GameState:
         hands = self.hands
         self._legal = None
         self.history.append((self.deal, seat, action))
+        skip = False
         if action == PASS:
             self.passed |= 1 << seat
         else:
+            config = self.config
+            if config.plain:
+                if config.revolution and action.bit_count() == self.rules.revolution_cards:
+                    self.reversed = not self.reversed  # revolution.quad-reverses / revolution.again
+                if self.must:
+                    self.must = 0
+            else:
+                a = P.combo(action, config.sequences, self.rules.min_run)
+                if config.equality and self.trick:  # option.equality.on: an equal play skips the next seat
+                    skip = P.is_equal(a, P.combo(self.trick, config.sequences, self.rules.min_run))  # type: ignore
+                if config.revolution and a[0] == P.SET and a[1] == self.rules.revolution_cards:  # type: ignore
+                    self.reversed = not self.reversed  # a quad, jokers standing in (option.jokers.wild)
+                self.must = 0
             hands[seat] ^= action
             self.trick = action
             self.trick_by = seat
-            if self.config.revolution and action.bit_count() == self.rules.revolution_cards:
-                self.reversed = not self.reversed  # revolution.quad-reverses / revolution.again
             if not hands[seat]:
                 self.finished.append(seat)
                 if len(self.finished) == n - 1:
@@ -443,12 +479,17 @@ class GameState:
         for _ in range(n):
             s = s + 1 if s + 1 < n else 0
             if hands[s] and not passed >> s & 1 and s != by:
+                if skip:  # the skipped seat loses this turn but has not passed
+                    skip = False
+                    continue
                 self.to_act = s
                 return
         # nobody else may act: the trick ends
         self.trick = 0
         self.passed = 0
-        if hands[by]:  # type: ignore[index]
+        if by is None:  # pragma: no cover - a leader's pass never ends an empty trick
+            raise AssertionError("an empty trick ended")
+        if hands[by]:
             self.to_act = by
         else:  # lead.next-active
             s = by  # type: ignore[assignment]
@@ -463,7 +504,7 @@ class GameState:
         last = next(s for s in range(n) if self.hands[s])
         self.finished.append(last)
         for place, seat in enumerate(self.finished, start=1):
-            self.scores[seat] += self.rules.points(place, n)
+            self.scores[seat] += self.rules.points(place, n, self.config.scoring)
         self.last_ranking = self.finished[:]
         self.trick = 0
         self.trick_by = None

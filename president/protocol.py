@@ -95,11 +95,10 @@ class Session:
     # --- commands ---------------------------------------------------------------------
     def _hello(self, req: dict[str, Any]) -> Reply:
         r = self.rules
-        revolution = [r.revolution_default] if r.revolution_locked else [True, False]
         return {"ok": True, "protocol": PROTOCOL_VERSION, "name": self.name, "version": __version__,
                 "variant": VARIANT, "spec_version": r.spec.version,
-                "options": {"players": list(range(r.min_players, r.max_players + 1)), "revolution": revolution,
-                            "deals": True, "seed": True, "ai": [lv.id for lv in r.spec.ai_levels], "position": True}}
+                "options": {"players": list(range(r.min_players, r.max_players + 1)), **r.supported(),
+                            "seed": True, "ai": [lv.id for lv in r.spec.ai_levels], "position": True}}
 
     def _game(self) -> GameState:
         if self.game is None:
@@ -112,7 +111,7 @@ class Session:
             raise ProtocolError("missing_field", "new_game needs \"config\": {\"players\": n, \"revolution\": bool, \"deals\": k}")
         if "players" not in config:
             raise ProtocolError("missing_field", "config.players is required")
-        cfg = self.rules.config(config["players"], config.get("revolution"), config.get("deals"))
+        cfg = self.rules.config(**config)  # an unknown key is refused (unknown_option), never ignored
         if "hands" in req:
             hands: list[int] | None = _hands(req["hands"])
             seed = None

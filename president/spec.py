@@ -41,9 +41,10 @@ from .resources import default_spec_path, schema_path
 
 @dataclass(frozen=True)
 class Deck:
+    """The natural cards. Jokers ("X1", "X2") come from the option `jokers`, not from here."""
+
     ranks: tuple[str, ...]
     suits: tuple[str, ...]
-    jokers: int = 0
 
     @property
     def size(self) -> int:
@@ -64,17 +65,61 @@ class Combinations:
     min_cards: int
     max_cards: int
     same_rank: bool = True
-    sequences: bool = False
-    equality: bool = False
+    #: fewest cards of a run (option `sequences`)
+    min_run: int = 3
+
+
+#: Joker card codes on the wire, in order: the option jokers = k adds the first k.
+JOKER_CODES: tuple[str, ...] = ("X1", "X2")
+#: The one option value that is a pattern: "holder:<card>" stands for "holder:3C", "holder:4C"...
+HOLDER_PATTERN = "holder:<card>"
+
+
+@dataclass(frozen=True)
+class OptionValue:
+    value: bool | int | str  # HOLDER_PATTERN stands for every natural card
+    clause: str
 
 
 @dataclass(frozen=True)
 class Option:
+    """A table option: 1.1.0 default, lock as published, and the clause of each value."""
+
     name: str
-    type: str
+    type: str  # "bool" | "int" | "choice"
     default: Any
     locked: bool
     min: int | None = None
+    max: int | None = None
+    #: one clause for every value (deals), or one clause per value
+    clause: str | None = None
+    values: tuple[OptionValue, ...] = ()
+
+    def value_clause(self, value: Any) -> str | None:
+        """The clause stating what `value` means, or None if the spec does not define it."""
+        if self.clause is not None:
+            return self.clause if _is_int(value) and value >= (self.min or 0) else None
+        for v in self.values:
+            if _value_matches(v.value, value):
+                return v.clause
+        return None
+
+    def clauses(self) -> tuple[str, ...]:
+        """Every clause of this option, each once, in the spec's order."""
+        out = [self.clause] if self.clause else [v.clause for v in self.values]
+        return tuple(dict.fromkeys(out))
+
+
+def _value_matches(listed: Any, value: Any) -> bool:
+    """Whether `value` is the listed option value (HOLDER_PATTERN matches any "holder:..." text;
+    the engine checks the card)."""
+    if listed == HOLDER_PATTERN:
+        return isinstance(value, str) and value.startswith("holder:")
+    return type(listed) is type(value) and listed == value
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 @dataclass(frozen=True)
@@ -93,11 +138,18 @@ class ExchangeRule:
 
 @dataclass(frozen=True)
 class Scoring:
+    """The points of scoring = "places"; the option `scoring` picks the scheme."""
+
     first: str
     step: int
 
-    def points(self, place: int, n: int) -> int:
-        """Points for 1-based `place` among `n` players: n - place + 1 with the shipped data."""
+    def points(self, place: int, n: int, scheme: str = "places") -> int:
+        """Points for 1-based `place` among `n` players: n - place + 1 with the shipped data
+        (option.scoring: 1 for first place only with "president_only", 0 with "none")."""
+        if scheme == "president_only":
+            return 1 if place == 1 else 0
+        if scheme == "none":
+            return 0
         return n - (place - 1) * self.step
 
 
@@ -160,7 +212,8 @@ class Example:
     name: str
     hands: tuple[tuple[str, ...], ...]
     steps: tuple[Step, ...]
-    revolution: bool | None = None
+    #: (option, value) pairs the example sets explicitly, in spec order; `deals` apart
+    options: tuple[tuple[str, Any], ...] = ()
     deals: int | None = None
     expect: Expect | None = None
     line: int | None = None
@@ -171,6 +224,10 @@ class Example:
     @property
     def players(self) -> int:
         return self.num_players if self.num_players is not None else len(self.hands)
+
+    @property
+    def revolution(self) -> bool | None:
+        return dict(self.options).get("revolution")
 
 
 @dataclass(frozen=True)
@@ -367,6 +424,7 @@ def _semantic_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], 
     comb = data["combinations"]
     if comb["min_cards"] > comb["max_cards"]:
         yield ("combinations",), "min_cards is greater than max_cards", "swap them"
+    yield from _option_problems(data)
     if data["revolution"]["cards"] > len(data["deck"]["suits"]):
         yield ("revolution", "cards"), "more cards than there are suits", "use at most one per suit"
     sections = {s["id"] for s in data["sections"]}
@@ -378,6 +436,10 @@ def _semantic_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], 
         if clause["id"] in seen:
             yield ("clauses", i, "id"), f"duplicate clause id {clause['id']!r}", "clause ids must be unique"
         seen[clause["id"]] = i
+    for name, opt in data["options"].items():
+        for path, cid in _option_clause_refs(name, opt):
+            if cid not in seen:
+                yield path, f"unknown clause {cid!r}", "declare it under clauses"
     for i, level in enumerate(data["ai"]["levels"]):
         if level["clause"] not in seen:
             yield ("ai", "levels", i, "clause"), f"unknown clause {level['clause']!r}", "declare it under clauses"
@@ -386,6 +448,8 @@ def _semantic_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], 
     for i, clause in enumerate(data["clauses"]):
         for j, ex in enumerate(clause.get("examples", [])):
             for path, card in _cards_in(ex, ("clauses", i, "examples", j)):
+                if card in JOKER_CODES:
+                    continue
                 if card[:-1] not in card_re_ranks or card[-1] not in card_re_suits:
                     yield path, f"unknown card {card!r}", "write the rank symbol then the suit letter, e.g. 10H"
             if "refused" in ex and ex["refused"] not in seen:
@@ -404,6 +468,38 @@ def _semantic_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], 
                 if "refused" in step and step["refused"] not in seen:
                     yield (("clauses", i, "examples", j, "steps", k, "refused"),
                            f"unknown clause {step['refused']!r}", "name a clause declared under clauses")
+
+
+_OPTION_TYPES = {"bool": bool, "int": int, "choice": str}
+
+
+def _option_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str, str]]:
+    for name, opt in data["options"].items():
+        want = _OPTION_TYPES[opt["type"]]
+        for path, v in [(("options", name, "default"), opt["default"])] + [
+                (("options", name, "values", i, "value"), x["value"]) for i, x in enumerate(opt.get("values", []))]:
+            if type(v) is not want:
+                yield path, f"{v!r} is not a {opt['type']}", f"option {name} is of type {opt['type']}"
+        if "values" in opt:
+            vals = [x["value"] for x in opt["values"]]
+            if not any(_value_matches(v, opt["default"]) for v in vals):
+                yield ("options", name, "default"), f"default {opt['default']!r} is not one of the values", \
+                    "give the default value a clause under values"
+            if len(set(map(repr, vals))) != len(vals):
+                yield ("options", name, "values"), "a value is listed twice", "list each value once"
+        elif _is_int(opt["default"]) and opt["default"] < opt.get("min", 0):
+            yield ("options", name, "default"), "default below min", "raise the default or lower min"
+
+
+def _option_clause_refs(name: str, opt: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str]]:
+    if "clause" in opt:
+        yield ("options", name, "clause"), opt["clause"]
+    for i, v in enumerate(opt.get("values", [])):
+        yield ("options", name, "values", i, "clause"), v["clause"]
+
+
+#: Example keys that set a table option (besides `deals`, which has its own step).
+EXAMPLE_OPTIONS = ("revolution", "equality", "sequences", "jokers", "first_lead", "leader_may_pass", "scoring")
 
 
 def _cards_in(obj: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], str]]:
@@ -461,14 +557,15 @@ def parse_spec(text: str, file: str = "<spec>") -> Spec:
     if problems:
         raise SpecError(problems)
 
-    opts = tuple(Option(name, o["type"], o["default"], o["locked"], o.get("min"))
+    opts = tuple(Option(name, o["type"], o["default"], o["locked"], o.get("min"), o.get("max"), o.get("clause"),
+                        tuple(OptionValue(v["value"], v["clause"]) for v in o.get("values", ())))
                  for name, o in data["options"].items())
     clauses = []
     for i, c in enumerate(data["clauses"]):
         examples = tuple(
             Example(name=e["name"], hands=tuple(tuple(h) for h in e.get("hands", ())),
-                    steps=tuple(_step(s) for s in e.get("steps", ())), revolution=e.get("revolution"),
-                    deals=e.get("deals"), expect=_expect(e.get("expect")),
+                    steps=tuple(_step(s) for s in e.get("steps", ())),
+                    options=tuple((k, e[k]) for k in EXAMPLE_OPTIONS if k in e), deals=e.get("deals"), expect=_expect(e.get("expect")),
                     line=_line_for(lines, ("clauses", i, "examples", j)),
                     seed=e.get("seed"), num_players=e.get("players"), refused=e.get("refused"))
             for j, e in enumerate(c.get("examples", [])))
@@ -478,7 +575,7 @@ def parse_spec(text: str, file: str = "<spec>") -> Spec:
                               c.get("pending")))
     return Spec(
         game=data["game"], variant=data["variant"], id=data["id"], version=data["version"],
-        deck=Deck(tuple(data["deck"]["ranks"]), tuple(data["deck"]["suits"]), data["deck"]["jokers"]),
+        deck=Deck(tuple(data["deck"]["ranks"]), tuple(data["deck"]["suits"])),
         players=PlayerRange(data["players"]["min"], data["players"]["max"]),
         combinations=Combinations(**data["combinations"]),
         options=opts,

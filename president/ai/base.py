@@ -53,6 +53,50 @@ def play_rank(action: Action) -> int:
     return (action.bit_length() - 1) >> 2
 
 
+def house_key(action: Action, reversed_: bool) -> tuple[int, int, int, int]:
+    """Order of plays under the house rules, weakest first: by the strength of the play's rank in
+    the current order (a run by its top, a lone joker above all), then sets before runs, fewer
+    jokers, lowest cards. One-rank 1.1.0 plays keep the engine's order."""
+    from ..plays import JOKERS, LONE, RUN, combo
+
+    c = combo(action, True)
+    if c is None or c[0] == LONE:
+        return (NUM_RANKS, 2, 1, action)
+    kind, size, rank = c
+    top = rank if not (kind == RUN and not reversed_) else rank + size - 1
+    return (strength(top, reversed_), kind, (action & JOKERS).bit_count(), action)
+
+
+def house_rules(obs: Observation, legal: Sequence[Action]) -> bool:
+    """Whether the 1.1.0 policy cannot be used as is: the table plays house rules, or the lead is
+    bound to a card (option.first-lead.holder: every legal play holds it)."""
+    if obs.config is not None and not obs.config.plain:
+        return True
+    if obs.trick:
+        return False
+    common = legal[0]
+    for a in legal:
+        common &= a
+    return bool(common)
+
+
+def natural_trick(trick: CardMask) -> CardMask:
+    """A one-rank trick with its jokers replaced by the lowest missing suits of its rank, so that the
+    1.1.0 policies (which read a trick's rank and size from its mask) can read it."""
+    from ..plays import NATURAL
+
+    nat = trick & NATURAL
+    if nat == trick or not nat:
+        return trick
+    r = play_rank(nat)
+    nib = nat >> (4 * r) & 0xF
+    free = ~nib & 0xF
+    for _ in range(trick.bit_count() - POP[nib]):
+        nib |= free & -free
+        free &= free - 1
+    return nib << (4 * r)
+
+
 def rank_cards(hand: CardMask, rank: int) -> CardMask:
     return hand & RANK_MASKS[rank]
 

@@ -35,10 +35,10 @@ import random
 from itertools import combinations
 from typing import Sequence
 
-from ..cards import FULL_DECK, iter_cards
+from ..cards import iter_cards
 from ..engine import PASS, Action, GameState, Observation, Phase
 from .base import register
-from .medium import medium_give, medium_play
+from .medium import medium, medium_give, medium_move
 
 #: Search work: iterations = WORK // cards still in all hands, between MIN_ITER and MAX_ITER.
 WORK = 7_000
@@ -78,7 +78,7 @@ def unseen_cards(obs: Observation) -> tuple[int, list[int], list[int]]:
         elif receiver == obs.seat and place.get(giver, 0) > place.get(receiver, 0):
             # the giver had to give its best cards: it kept nothing better than the worst of them
             cap[giver] = min(cap[giver], (cards & -cards).bit_length() - 1)
-    out = FULL_DECK & ~obs.hand & ~played
+    out = obs.config.deck & ~obs.hand & ~played  # the 52 cards and the table's jokers
     for k in known:
         out &= ~k
     return out, known, cap
@@ -132,28 +132,34 @@ def opponent_decisions(obs: Observation, hands: Sequence[int]) -> list[list[tupl
 
 #: The opponent model is a pure function of (hand, trick, order), called millions of times with
 #: many repeats (about two in three within a decision): its answers are kept here, up to MEMO_SIZE.
-_MEMO: dict[tuple[int, int, bool], Action] = {}
+_MEMO: dict[tuple, Action] = {}
 MEMO_SIZE = 400_000
 
 
-def model_play(hand: int, trick: int, rev: bool) -> Action:
-    """The opponent model's play (the medium policy), memoized."""
-    key = (hand, trick, rev)
+def _table(g: GameState | Observation) -> tuple | None:
+    """None for the 1.1.0 plays, else the game's (Config, Ruleset) for the house-rule model."""
+    return None if g.config.plain else (g.config, g.rules)
+
+
+def model_play(hand: int, trick: int, rev: bool, table: tuple | None = None) -> Action:
+    """The opponent model's play (the medium policy, under the game's own rules), memoized."""
+    key = (hand, trick, rev) if table is None else (hand, trick, rev, table[0])
     a = _MEMO.get(key)
     if a is None:
         if len(_MEMO) >= MEMO_SIZE:
             _MEMO.clear()
-        a = _MEMO[key] = medium_play(hand, trick, rev)
+        a = _MEMO[key] = medium_move(hand, trick, rev, table)
     return a
 
 
-def _misfits(hand: int, decisions: list[tuple[int, bool, int, int]], limit: int = 1 << 30) -> int:
+def _misfits(hand: int, decisions: list[tuple[int, bool, int, int]], limit: int = 1 << 30,
+             table: tuple | None = None) -> int:
     """How many of these decisions the opponent model would not have made with `hand` (counting
     stops once it exceeds `limit`)."""
     play = model_play
     count = 0
     for trick, rev, a, later in decisions:
-        if play(hand | later, trick, rev) != a:
+        if play(hand | later, trick, rev, table) != a:
             count += 1
             if count > limit:
                 break
@@ -170,7 +176,8 @@ def sample_worlds(obs: Observation, rng: random.Random, count: int) -> list[list
     if len(seats) < 2 or not any(decisions[s] for s in seats):
         return [hands] + [sample_hands(obs, rng, unseen, known, cap) for _ in range(count - 1)]
     free = {s: list(iter_cards(hands[s] & ~known[s])) for s in seats}
-    misfit = [_misfits(hands[s], decisions[s]) if s in free else 0 for s in range(obs.players)]
+    table = _table(obs)
+    misfit = [_misfits(hands[s], decisions[s], table=table) if s in free else 0 for s in range(obs.players)]
     out = []
     log, rand, randrange = math.log, rng.random, rng.randrange
     steps = BURN_IN + count * THIN
@@ -184,10 +191,10 @@ def sample_worlds(obs: Observation, rng: random.Random, count: int) -> list[list
             # as soon as that budget is exceeded (the same rule, most proposals rejected early)
             budget = misfit[a] + misfit[b] + int(-log(1.0 - rand()) / BETA)
             ha = hands[a] ^ (1 << x) | (1 << y)
-            ma = _misfits(ha, decisions[a], budget)
+            ma = _misfits(ha, decisions[a], budget, table)
             if ma <= budget:
                 hb = hands[b] ^ (1 << y) | (1 << x)
-                mb = _misfits(hb, decisions[b], budget - ma)
+                mb = _misfits(hb, decisions[b], budget - ma, table)
                 if ma + mb <= budget:
                     hands[a], hands[b], misfit[a], misfit[b] = ha, hb, ma, mb
                     la[i], lb[j] = y, x
@@ -251,8 +258,10 @@ class _Node:
 
 def play_options(g: GameState) -> list[Action]:
     """Hard's candidates in a position: medium's choice first, then one play per rank and size."""
-    return _medium_first(play_candidates(g.legal_actions(), g.trick),
-                         medium_play(g.hands[g.to_act], g.trick, g.reversed))  # type: ignore[index]
+    legal = g.legal_actions()
+    mine = medium_move(g.hands[g.to_act], g.trick, g.reversed, _table(g))  # type: ignore[index]
+    cands = play_candidates(legal, g.trick)
+    return _medium_first(cands, mine) if mine in legal else cands
 
 
 def _medium_first(cands: list[Action], mine: Action) -> list[Action]:
@@ -273,7 +282,7 @@ def model_action(g: GameState, rng: random.Random, noise: float) -> Action:
         return medium_give(hand, g.legal_actions()[0].bit_count())
     if noise and rng.random() < noise:
         return rng.choice(play_candidates(g.legal_actions(), g.trick))
-    return model_play(hand, g.trick, g.reversed)
+    return model_play(hand, g.trick, g.reversed, _table(g))
 
 
 def _reward(g: GameState, me: int, rng: random.Random) -> float:
@@ -281,6 +290,9 @@ def _reward(g: GameState, me: int, rng: random.Random) -> float:
     hands, apply = g.hands, g.apply
     noise = PLAYOUT_NOISE
     rand, get = rng.random, _MEMO.get
+    if _table(g) is not None:  # house rules: the model reads the game's own rules (no int-key memo path)
+        while g.phase == Phase.PLAY and hands[me]:
+            apply(model_action(g, rng, 1.0 if noise and rand() < noise else 0.0))
     while g.phase == Phase.PLAY and hands[me]:
         if noise and rand() < noise:
             apply(model_action(g, rng, 1.0))
@@ -350,7 +362,7 @@ def hard(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Actio
     if obs.phase == Phase.EXCHANGE:
         cands = give_options(obs.hand, legal[0].bit_count())
     else:
-        cands = _medium_first(play_candidates(legal, obs.trick), medium_play(obs.hand, obs.trick, obs.reversed))
+        cands = _medium_first(play_candidates(legal, obs.trick), medium(obs, legal, rng))
     if len(cands) == 1:
         return cands[0]
     return best_action(search(obs, rng, cands, iterations(obs)))

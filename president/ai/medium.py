@@ -23,6 +23,13 @@ and breaks groups only when few ranks are left.
   of) first, then its lowest other cards.
 
 `medium_play` is a pure function of masks: the hard AI uses it as its rollout policy.
+
+Under house rules (`medium_house`) it plays the same policy on its natural cards, the trick read
+as plain cards of its rank; the jokers are kept as reserve like the top rank (a lone joker wins the
+lead back on a single when at most four other ranks are left); on a run it plays the weakest run
+without a top-rank card, or passes; leading with runs allowed, it first leads its longest run of
+cards it holds alone (weakest first); a play bound to the first-lead card uses all its natural
+cards of that rank. It never passes as leader.
 """
 from __future__ import annotations
 
@@ -31,7 +38,8 @@ from typing import Sequence
 
 from ..cards import NUM_RANKS, card_list
 from ..engine import PASS, Action, Observation, Phase
-from .base import ASCENDING, LOW_SUITS, POP, register
+from ..plays import JOKERS, LONE, NATURAL, RUN, combo, plays
+from .base import LOW_SUITS, POP, house_key, house_rules, natural_trick, register, top_rank
 
 #: Ranks stronger than rank t in the current order, weakest first: ABOVE[reversed][t].
 ABOVE = (tuple(tuple(range(t + 1, NUM_RANKS)) for t in range(NUM_RANKS)),
@@ -114,10 +122,68 @@ def medium_give(hand: int, k: int) -> int:
     return out
 
 
+def medium_house(hand: int, trick: int, reversed_: bool, legal: Sequence[Action]) -> Action:
+    """Medium over the legal actions of any option combination (see the module text)."""
+    plays = [a for a in legal if a != PASS]
+    if not plays:
+        return PASS
+    nat = hand & NATURAL
+    top = top_rank(reversed_)
+    key = lambda a: house_key(a, reversed_)  # noqa: E731
+    t = combo(trick, True) if trick else None
+    if t is not None and t[0] == RUN:
+        runs = [a for a in plays if not a & (0xF << (4 * top))]
+        return min(runs, key=key) if runs else PASS
+    if t is None:
+        common = plays[0]
+        for a in plays:
+            common &= a
+        if common:  # the lead is bound to a card: all its natural cards of that rank
+            r = (common & -common).bit_length() - 1 >> 2
+            whole = hand & (0xF << (4 * r))
+            if whole in plays:
+                return whole
+            return min(plays, key=lambda a: (-(a & NATURAL).bit_count(), key(a)))
+        runs = [a for a in plays if combo(a, True)[0] == RUN and not a & (0xF << (4 * top))  # type: ignore[index]
+                and all(POP[hand >> (4 * r) & 0xF] == 1 for r in range(NUM_RANKS) if a >> (4 * r) & 0xF)]
+        if runs:
+            return min(runs, key=lambda a: (-a.bit_count(), key(a)))
+    if nat:
+        action = medium_play(nat, natural_trick(trick), reversed_)
+        if action != PASS and action in plays:
+            return action
+        if action == PASS and t is not None:
+            ranks = sum(1 for r in range(NUM_RANKS) if nat >> (4 * r) & 0xF)
+            lone = [a for a in plays if not a & NATURAL]
+            if t[1] == 1 and lone and ranks <= TOP_OTHERS:
+                return lone[0]  # a lone joker wins the lead back near the end
+            helped = [a for a in plays if a & JOKERS and a & NATURAL]
+            if helped and ranks <= BREAK_RANKS:
+                return min(helped, key=key)  # near the end a joker completes a set
+            return PASS
+    if t is not None and t[0] == LONE:
+        return PASS
+    # only jokers left, or the policy's play is not allowed here: the weakest play, fewest jokers
+    return min(plays, key=lambda a: ((a & JOKERS).bit_count(), key(a)))
+
+
+def medium_move(hand: int, trick: int, reversed_: bool, table: tuple | None = None) -> Action:
+    """Medium's play as a pure function of the position, for any table: `table` is None for the
+    1.1.0 plays, else (Config, Ruleset) of the game (its plays come from `president.plays`)."""
+    if table is None:
+        return medium_play(hand, trick, reversed_)
+    config, rules = table
+    legal = plays(hand, trick, reversed_, config.equality, config.sequences, rules.min_cards, rules.max_cards,
+                  rules.min_run)
+    return medium_house(hand, trick, reversed_, [PASS, *legal] if trick else legal)
+
+
 @register("medium")
 def medium(obs: Observation, legal: Sequence[Action], rng: random.Random) -> Action:
     if obs.phase == Phase.EXCHANGE:
         return medium_give(obs.hand, legal[0].bit_count())
+    if house_rules(obs, legal):
+        return medium_house(obs.hand, obs.trick, obs.reversed, legal)
     action = medium_play(obs.hand, obs.trick, obs.reversed)
     if action not in legal:  # pragma: no cover - medium_play only builds legal plays
         raise AssertionError(f"medium built an illegal play {card_list(action)}")

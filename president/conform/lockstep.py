@@ -180,8 +180,11 @@ def plan_game(spec: Spec, ref: Session, rng: random.Random, config: dict[str, An
 
     if state is None:
         config = config or game_config(rng, spec, {})
-        state = send({"cmd": "new_game", "config": config,
-                      "hands": random_hands(rng, spec, config["players"])})["state"]
+        hands = random_hands(rng, spec, config["players"])
+        held = str(config.get("first_lead", "")).partition("holder:")[2]
+        if held and not any(held in h for h in hands):  # option.first-lead.holder: someone holds it
+            hands[rng.randrange(len(hands))].append(held)
+        state = send({"cmd": "new_game", "config": config, "hands": hands})["state"]
     players = len(state["hands"])
     for _ in range(max_steps):
         if state["phase"] == "game_over":

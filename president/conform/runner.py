@@ -89,7 +89,8 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
     # a scenario tests its own clause: where the engine can start from a position, it starts from
     # the spec's opening one (who leads first is tested by the setup scenarios alone)
     run = ScenarioRun(client, validate=validate,
-                      position=bool((options or {}).get("position")) and sc.section != "setup")
+                      position=bool((options or {}).get("position")) and sc.section != "setup",
+                      engine_options=options)
     done = 0
     try:
         for op in sc.ops:

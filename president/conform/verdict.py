@@ -58,7 +58,14 @@ def declares(options: dict[str, Any], rule: HouseRule | None) -> bool:
     if rule is None or rule.option not in options or rule.option in CONFIG_OPTIONS:
         return False
     value = options[rule.option]
-    return rule.value in value if isinstance(value, list) else value == rule.value
+    if isinstance(value, list):
+        # an engine that also lists the spec default plays either on request: not its variant
+        from ..spec import default_spec
+
+        default = default_spec().option(rule.option).default
+        plays_default = any(type(v) is type(default) and v == default for v in value)
+        return rule.value in value and not plays_default
+    return value == rule.value
 
 
 def diagnose_run(results: list[ScenarioResult], lock: LockstepResult | None, options: dict[str, Any],

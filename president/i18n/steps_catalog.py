@@ -25,7 +25,7 @@ from typing import Any, Callable
 from babel.messages.catalog import Catalog, Message
 
 from ..spec import Spec
-from ..scenarios.steps import GIVEN, STEP_TEMPLATES, TEMPLATES, THEN, WHEN, _field_types
+from ..scenarios.steps import GIVEN, STEP_TEMPLATES, TEMPLATES, THEN, WHEN, _field_types, parse_value
 from .catalogs import (CATALOG_LANGS, PLURAL_FORMS, SOURCE_LANG, Key, load_catalog, po_path, pot_path,
                        translations_of)
 
@@ -182,7 +182,7 @@ def is_unreviewed(msg: Message) -> bool:
 
 # --- one language -----------------------------------------------------------------------------
 
-_CARD = r"(?:[0-9]{1,2}|[A-Z])[A-Z]"
+_CARD = r"(?:(?:[0-9]{1,2}|[A-Z])[A-Z]|X[12])"
 _CARDS = rf"{_CARD}(?: {_CARD})*"
 _RULE = r"[a-z]+(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)+"
 
@@ -230,7 +230,7 @@ class StepLanguage:
             return self.phrase("word-on" if value else "word-off")
         if type_name == "Level":
             return self.text("level", value)
-        if type_name == "Rule":
+        if type_name in ("Rule", "Value"):
             return self.isolate(value)
         if type_name == "Action":
             return self.format_action(value)
@@ -260,7 +260,7 @@ class StepLanguage:
         action = "(?:" + "|".join(action_alts) + ")"
         number_sep = re.escape(self.phrase("list-separator"))
         return {
-            "d": r"\d+", "Cards": _CARDS, "Rule": _RULE,
+            "d": r"\d+", "Cards": _CARDS, "Rule": _RULE, "Value": parse_value.pattern,  # type: ignore[attr-defined]
             "Numbers": rf"\d+(?:{number_sep}\d+)*",
             "Hands": rf"{_CARDS}(?:{re.escape(self.phrase('hands-separator'))}{_CARDS})*",
             "OnOff": alt(self.phrase("word-on"), self.phrase("word-off")),

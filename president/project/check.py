@@ -433,7 +433,7 @@ from ..scenarios.coverage import check_coverage  # noqa: E402
 register_check(check_coverage)
 
 # Conformance scenarios in every language: the steps catalogs and the translated features.
-from . import steps_check  # noqa: E402,F401  (registers its checks)
+from . import option_check, steps_check  # noqa: E402,F401  (register their checks)
 
 # Terms: every catalog follows the termbase of the published sheets.
 from . import terms_check  # noqa: E402,F401  (registers its check)

@@ -65,6 +65,7 @@ def card_key(spec: Spec) -> Any:
         for r, rank in enumerate(spec.deck.ranks):
             for s, suit in enumerate(spec.deck.suits):
                 _CARD_ORDER[rank + suit] = r * 8 + s
+        _CARD_ORDER.update({"X1": 998, "X2": 999})
     return lambda c: _CARD_ORDER.get(c, 1000)
 
 
@@ -120,9 +121,19 @@ def _step_ops(step: Step) -> Iterator[Op]:
     yield from _expect_ops(step.expect)
 
 
+#: option name -> the step that sets it (the option's protocol name is the step's one field)
+OPTION_STEPS: dict[str, str] = {
+    "revolution": "opt-revolution", "equality": "opt-equality", "sequences": "opt-sequences", "jokers": "opt-jokers",
+    "first_lead": "opt-first-lead", "leader_may_pass": "opt-leader-may-pass", "scoring": "opt-scoring"}
+STEP_OPTIONS: dict[str, str] = {v: k for k, v in OPTION_STEPS.items()}
+
+
 def example_ops(spec: Spec, ex: Example) -> tuple[Op, ...]:
-    revolution = spec.option("revolution").default if ex.revolution is None else ex.revolution
-    ops = [Op.of("table", players=ex.players, revolution=revolution)]
+    """The example as ops: the table, then only the options the example sets (a scenario that does
+    not depend on an option neither sets nor requires it), the hands, the steps."""
+    ops = [Op.of("table", players=ex.players)]
+    for name, value in ex.options:
+        ops.append(Op.of(OPTION_STEPS[name], **{name: value}))
     if ex.deals is not None:
         ops.append(Op.of("deals", deals=ex.deals))
     if ex.seed is not None:
@@ -140,7 +151,8 @@ def example_ops(spec: Spec, ex: Example) -> tuple[Op, ...]:
 
 
 def requirements(ops: tuple[Op, ...] | list[Op]) -> tuple[tuple[str, Any], ...]:
-    """Options an engine must declare in `hello` to run these ops."""
+    """Options an engine must declare in `hello` to run these ops: only those the scenario sets.
+    A refused start requires no option value: the refusal is what it tests."""
     req: dict[tuple[str, Any], None] = {}
     refused_start = any(op.key == "try-start" for op in ops)
     for op in ops:
@@ -148,31 +160,75 @@ def requirements(ops: tuple[Op, ...] | list[Op]) -> tuple[tuple[str, Any], ...]:
         if op.key == "table":
             if not refused_start:  # a table size outside the range is tested by its refusal
                 req[("players", a["players"])] = None
-            req[("revolution", a["revolution"])] = None
+        elif op.key in STEP_OPTIONS:
+            name = STEP_OPTIONS[op.key]
+            if not refused_start or _defined(name, a[name]):
+                req[(name, a[name])] = None
+            else:  # a value the spec does not define is refused: asked of engines that know the option
+                req[(name, None)] = None
         elif op.key == "deals" and a["deals"] > 1:
             req[("deals", True)] = None
         elif op.key == "seed":
             req[("seed", True)] = None
         elif op.key == "ai":
             req[("ai", a["level"])] = None
+    if not refused_start:
+        set_ = {STEP_OPTIONS[op.key] for op in ops if op.key in STEP_OPTIONS}
+        for name in _implied(ops):
+            if name not in set_:
+                req[(name, option_defaults()[name])] = None
     return tuple(req)
+
+
+def _defined(name: str, value: Any) -> bool:
+    from ..spec import default_spec
+
+    return default_spec().option(name).value_clause(value) is not None
+
+
+def _implied(ops: tuple[Op, ...] | list[Op]) -> list[str]:
+    """Options a scenario depends on without setting them: it then needs their default value.
+    Who leads depends on first_lead, dealt hand sizes on jokers, points on scoring, a quad on
+    revolution. Other dependencies (a legal list that a run or a leader's pass would change...) are
+    tagged on the examples themselves: tests/test_scenario_options.py finds any tag missing."""
+    keys = {op.key for op in ops}
+    out = ["first_lead"]  # every scenario that starts a game knows who leads
+    if "seed" in keys:
+        out.append("jokers")
+    if "scores" in keys:
+        out.append("scoring")
+    if any(op.key in ("play", "try-play") and len(op.kwargs["cards"]) == 4
+           and len({c[:-1] for c in op.kwargs["cards"]}) == 1 for op in ops):
+        out.append("revolution")
+    return list(dict.fromkeys(out))
 
 
 def missing_requirement(options: dict[str, Any], requires: tuple[tuple[str, Any], ...]) -> str | None:
     """Why an engine with these hello `options` cannot run a scenario, or None."""
+    defaults = option_defaults()
     for name, value in requires:
         declared = options.get(name)
-        if name in ("players", "revolution"):
+        if value is None and name in STEP_OPTIONS.values():
+            if declared is None:
+                return f"engine does not declare options.{name}"
+        elif name == "players" or name in STEP_OPTIONS.values():
             if isinstance(declared, list) and value not in declared:
                 return f"engine options.{name} = {declared!r} lacks {value!r}"
-            if declared is None and name == "revolution" and value is False:
-                return "engine does not declare options.revolution (false needed)"
+            if declared is None and name != "players" and value != defaults.get(name):
+                return f"engine does not declare options.{name} ({value!r} needed)"
         elif name == "ai":
             if not isinstance(declared, list) or value not in declared:
                 return f"engine does not declare AI level {value!r} in options.ai"
         elif not declared:
             return f"engine does not declare options.{name}"
     return None
+
+
+def option_defaults(spec: Spec | None = None) -> dict[str, Any]:
+    """The spec's option defaults: what an engine plays when the config does not name the option."""
+    from ..spec import default_spec
+
+    return {o.name: o.default for o in (spec or default_spec()).options}
 
 
 def build_scenarios(spec: Spec) -> list[Scenario]:
@@ -291,6 +347,9 @@ class ScenarioRun:
     sent: list[tuple[dict[str, Any], Any]] = field(default_factory=list)  # (request, reply) in order
     notes: list[str] = field(default_factory=list)  # representation differences (not failures)
     validate: Any = None  # (cmd, reply) -> schema problems, or None
+    #: the engine's hello.options: an option the scenario leaves unsaid is sent with the engine's
+    #: value when the engine does not play the spec default (its own variant, e.g. revolution: [false])
+    engine_options: dict[str, Any] | None = None
     position: bool = False  # start from the spec's opening position (`new_game.position`), not by the first lead
 
     def _request(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -348,7 +407,17 @@ class ScenarioRun:
         a = op.kwargs
         k = op.key
         if k == "table":
-            self.config.update(players=a["players"], revolution=a["revolution"])
+            self.config["players"] = a["players"]
+            defaults = option_defaults()
+            for name, declared in (self.engine_options or {}).items():
+                if name in defaults and isinstance(declared, list) and declared and not any(
+                        type(v) is type(defaults[name]) and v == defaults[name] for v in declared):
+                    self.config[name] = declared[0]
+        elif k in STEP_OPTIONS:
+            name = STEP_OPTIONS[k]
+            if a[name] != option_defaults().get(name) or name == "revolution":
+                # a default value goes unsaid: an engine that does not know the option plays it
+                self.config[name] = a[name]
         elif k == "deals":
             self.config["deals"] = a["deals"]
         elif k == "seed":

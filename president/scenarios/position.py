@@ -45,6 +45,7 @@ def game_from_state(rules: Ruleset, config: Config, state: dict[str, Any],
     g.finished = list(state.get("finished") or [])
     g.history, g.exchanges, g.pending = [], [], []
     g._legal = None
+    g.must = 0  # a position: no first-lead card is still due (option.first-lead.holder)
     if phase == Phase.PLAY:
         trick = state.get("trick")
         g.to_act = state.get("to_act")

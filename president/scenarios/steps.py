@@ -32,7 +32,15 @@ class StepTemplate:
 
 STEP_TEMPLATES: tuple[StepTemplate, ...] = (
     # --- Given: the table --------------------------------------------------------------
-    StepTemplate("table", GIVEN, "{players:d} players with revolution {revolution:OnOff}"),
+    StepTemplate("table", GIVEN, "{players:d} players"),
+    # one phrase per table option, only when a scenario sets it (see scenarios.model.OPTION_STEPS)
+    StepTemplate("opt-revolution", GIVEN, "revolution is {revolution:OnOff}"),
+    StepTemplate("opt-equality", GIVEN, "equality is {equality:OnOff}"),
+    StepTemplate("opt-sequences", GIVEN, "sequences are {sequences:OnOff}"),
+    StepTemplate("opt-jokers", GIVEN, "the deck holds {jokers:d} jokers"),
+    StepTemplate("opt-first-lead", GIVEN, "the first lead is {first_lead:Value}"),
+    StepTemplate("opt-leader-may-pass", GIVEN, "the leader may pass: {leader_may_pass:OnOff}"),
+    StepTemplate("opt-scoring", GIVEN, "the scoring is {scoring:Value}"),
     StepTemplate("deals", GIVEN, "the game lasts {deals:d} deals"),
     StepTemplate("seed", GIVEN, "the deck is shuffled with seed {seed:d}"),
     StepTemplate("holds", GIVEN, "seat {seat:d} holds {cards:Cards}"),
@@ -89,7 +97,7 @@ def fragment(key: str) -> str:
 
 
 # --- typed values ----------------------------------------------------------------------
-_CARD = r"(?:[0-9]{1,2}|[A-Z])[A-Z]"
+_CARD = r"(?:(?:[0-9]{1,2}|[A-Z])[A-Z]|X[12])"
 _CARDS = rf"{_CARD}(?: {_CARD})*"
 
 
@@ -118,6 +126,12 @@ def parse_hands(text: str) -> tuple[tuple[str, ...], ...]:
 @_typed(r"on|off")
 def parse_on_off(text: str) -> bool:
     return text == fragment("word-on")
+
+
+@_typed(r"[a-z][a-z0-9_]*(?::(?:[0-9]{1,2}|[A-Z])[A-Z])?")
+def parse_value(text: str) -> str:
+    """An option value written as the protocol spells it: seat0, holder:3C, president_only..."""
+    return text
 
 
 @_typed(r"easy|medium|hard")
@@ -149,7 +163,7 @@ def parse_actions(text: str) -> tuple[str, ...]:
 
 PARSE_TYPES: dict[str, Callable[[str], Any]] = {
     "Cards": parse_cards_text, "Numbers": parse_numbers, "Hands": parse_hands, "OnOff": parse_on_off,
-    "Level": parse_level, "Rule": parse_rule, "Action": parse_action_text, "Actions": parse_actions,
+    "Level": parse_level, "Rule": parse_rule, "Value": parse_value, "Action": parse_action_text, "Actions": parse_actions,
 }
 
 

@@ -118,7 +118,7 @@ def wrong_next_leader() -> None:
 
 
 def scoring_off_by_one() -> None:
-    Ruleset.points = lambda self, place, n: n - place  # type: ignore[method-assign]
+    Ruleset.points = lambda self, place, n, scheme="places": n - place  # type: ignore[method-assign]
 
 
 def vice_not_exchanging() -> None:
