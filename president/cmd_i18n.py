@@ -140,7 +140,8 @@ def stats(root: Path | None) -> None:
 @i18n.command()
 @_SPEC
 @_ROOT
-@click.option("--format", "fmt", type=click.Choice(["txt", "md", "html"]), default="txt", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["txt", "md", "html"]), default="txt", show_default=True,
+              help="Format of the sheet printed.")
 def pseudo(spec: Path | None, root: Path | None, fmt: str) -> None:
     """Print the sheet in the pseudo-locale `xx`: every message ⟦àççéñţéđ⟧, so any text that
     escapes translation shows up unbracketed."""

@@ -19,7 +19,13 @@ from .errors import PresidentError
               help="Write the sheets to OUT/<lang>.{txt,md,html} and the features to OUT/features/ "
                    "(default: <root>/rules and <root>/features).")
 @_ROOT
-def build(spec: Path | None, out: Path | None, root: Path | None) -> None:
+@click.option("--pseudo", is_flag=True,
+              help="Also write the pseudo-locale sheets en-XA (accented, ~40% longer, bracketed) and "
+                   "ar-XB (right to left) to <root>/pseudo/ (or OUT/pseudo/).")
+@click.option("--no-isolation", is_flag=True, hidden=True,
+              help="Pseudo-locale sheets without bidi isolation (to see what it protects).")
+def build(spec: Path | None, out: Path | None, root: Path | None, pseudo: bool = False,
+          no_isolation: bool = False) -> None:
     """Render the rule sheets (en, ar, el, ru, hy, hi as .txt, .md, .html) and the features.
 
     Nothing is written unless everything renders: a variant whose sentences the catalogs
@@ -36,6 +42,13 @@ def build(spec: Path | None, out: Path | None, root: Path | None) -> None:
         _say(f"wrote {project.target(rel)}")
     _say(f"build: {len(result.written)} written, {len(result.unchanged)} unchanged "
          f"in {result.seconds:.2f}s (sheets in {project.rules_dir}, features in {project.features_dir})")
+    if pseudo:
+        from .i18n.render import render_pseudo
+        from .project.build import read_spec, write_atomic
+        folder = (out.resolve() if out else project.root) / "pseudo"
+        for name, text in render_pseudo(read_spec(project.spec_path), isolation=not no_isolation).items():
+            write_atomic(folder / name, text.encode("utf-8"))
+        _say(f"pseudo-locales en-XA, ar-XB written to {folder}")
 
 
 @click.command()

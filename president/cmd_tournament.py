@@ -7,22 +7,34 @@ from pathlib import Path
 import click
 
 
+class LevelsOption(click.Option):
+    """--seats, --ladder: the help lists the AI levels the spec declares (read only when help is shown)."""
+
+    def get_help_record(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+        from .ai.base import levels
+        self.help = f"{self.help.split(' Levels:')[0] if self.help else ''} Levels: {', '.join(levels())}."
+        return super().get_help_record(ctx)
+
+
 @click.command()
-@click.option("--seats", help="AI level per seat, comma-separated, e.g. hard,medium,medium,medium.")
-@click.option("--ladder", help="Levels to rate in mixed seatings instead of --seats, e.g. easy,medium,hard.")
+@click.option("--seats", cls=LevelsOption, metavar="LEVEL,LEVEL,...",
+              help="AI level per seat, comma-separated, e.g. hard,medium,medium,medium.")
+@click.option("--ladder", cls=LevelsOption, metavar="LEVEL,LEVEL,...",
+              help="Levels to rate in mixed seatings instead of --seats, e.g. easy,medium,hard.")
 @click.option("--players", type=click.IntRange(min=1), default=4, show_default=True, help="Seats per table with --ladder.")
 @click.option("--games", "-n", type=click.IntRange(min=1), required=True, help="Games to play.")
-@click.option("--deals", "-k", type=click.IntRange(min=1), default=1, show_default=True, help="Deals per game.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--deals", "-d", type=click.IntRange(min=1), default=1, show_default=True, help="Deals per game.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the games: the same seed plays the same games, whatever --jobs is.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes; results are identical for any value.")
 @click.option("--cluster", metavar="ADDRESS",
               help="Play on this Dask distributed scheduler (e.g. tcp://host:8786) instead of local processes; "
                    "results are identical. Needs the [cluster] extra.")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
               help="Write President rate and rating against games played, with 95% bands (.png or .svg).")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Also write the results as JSON to this file ('-' for stdout).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="Also write the results as JSON to FILE ('-' for stdout).")
 def tournament(seats: str | None, ladder: str | None, players: int, games: int, deals: int, seed: int, jobs: int,
                cluster: str | None, plot_path: Path | None, json_path: Path | None) -> None:
     """Play N games between AI levels; seats rotate between games to remove position bias.
@@ -51,6 +63,9 @@ def tournament(seats: str | None, ladder: str | None, players: int, games: int, 
     if ladder and len(set(levels)) < 2:
         raise click.BadParameter("a ladder needs at least two different levels", param_hint="--ladder")
     seating = levels if seats else ladder_seating(levels, players)
+    from .cliutil import check_output, write_output
+    check_output(json_path, "--json")
+    check_output(plot_path, "--plot")
     console = Console(stderr=True)
     with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True, disable=not console.is_terminal) as bar:
@@ -82,7 +97,7 @@ def tournament(seats: str | None, ladder: str | None, players: int, games: int, 
         if str(json_path) == "-":
             click.echo(text)
         else:
-            json_path.write_text(text + "\n", encoding="utf-8")
+            write_output(json_path, text + "\n", "--json")
 
 
 def _levels(text: str, hint: str) -> list[str]:

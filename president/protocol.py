@@ -99,7 +99,7 @@ class Session:
         return {"ok": True, "protocol": PROTOCOL_VERSION, "name": self.name, "version": __version__,
                 "variant": VARIANT, "spec_version": r.spec.version,
                 "options": {"players": list(range(r.min_players, r.max_players + 1)), "revolution": revolution,
-                            "deals": True, "seed": True, "ai": [lv.id for lv in r.spec.ai_levels]}}
+                            "deals": True, "seed": True, "ai": [lv.id for lv in r.spec.ai_levels], "position": True}}
 
     def _game(self) -> GameState:
         if self.game is None:
@@ -123,7 +123,10 @@ class Session:
             hands = None
         else:
             raise ProtocolError("missing_field", "new_game needs \"hands\" or \"seed\"")
-        self.game = GameState(self.rules, cfg, hands, seed)
+        game = GameState(self.rules, cfg, hands, seed)
+        if "position" in req:  # optional capability: start mid-deal (president.scenarios.position)
+            game = _at_position(game, req["position"])
+        self.game = game
         return {"ok": True, "state": self.game.to_wire()}
 
     def _deal(self, req: dict[str, Any]) -> Reply:
@@ -185,6 +188,18 @@ class Session:
     def _quit(self, req: dict[str, Any]) -> Reply:
         self.done = True
         return {"ok": True}
+
+
+def _at_position(game: GameState, position: Any) -> GameState:
+    from .scenarios.position import PositionError, game_from_state
+
+    if not isinstance(position, dict) or not isinstance(position.get("to_act"), int):
+        raise ProtocolError("bad_field", "position must be an object with at least \"to_act\"")
+    state = dict(game.to_wire(), phase="play", **{k: v for k, v in position.items() if k != "hands"})
+    try:
+        return game_from_state(game.rules, game.config, state)
+    except (PositionError, KeyError, TypeError, ValueError) as exc:
+        raise ProtocolError("bad_field", f"bad position: {exc}") from None
 
 
 def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None, rules: Ruleset | None = None,

@@ -6,6 +6,7 @@ A broken spec raises `SpecError` listing every problem with file, line and path.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -15,6 +16,26 @@ import jsonschema
 import yaml
 
 from .errors import Problem, SpecError
+
+_SPEC_REF = re.compile(r"\{([a-z_]+(?:\.[a-z0-9_]+)+)\}")
+
+
+def spec_text(text: str, data: dict[str, Any], path: str | None = None, line: int | None = None) -> str:
+    """`text` with every `{players.max}`-style reference replaced by that spec value (one truth
+    for numbers: a clause title says what the spec says); `{exchange.0.cards}` indexes lists."""
+    def value(m: re.Match[str]) -> str:
+        cur: Any = data
+        try:
+            for part in m.group(1).split("."):
+                cur = cur[int(part)] if isinstance(cur, list) else cur[part]
+        except (KeyError, IndexError, ValueError, TypeError):
+            raise SpecError([Problem(path or "<spec>", line, m.group(1), f"{m.group(0)} names no spec value",
+                                     "use a path of the spec, e.g. {players.max} or {exchange.0.cards}")]) from None
+        if isinstance(cur, (dict, list)):
+            raise SpecError([Problem(path or "<spec>", line, m.group(1), f"{m.group(0)} is not a single value",
+                                     "name a number or a word of the spec")])
+        return str(cur)
+    return _SPEC_REF.sub(value, text)
 from .resources import default_spec_path, schema_path
 
 
@@ -254,17 +275,66 @@ def _path_text(path: tuple[Any, ...] | list[Any]) -> str:
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+#: A spec file larger than this is refused before parsing (the real one is about 40 KB).
+MAX_SPEC_BYTES = 2_000_000
+#: Nodes the document may expand to through aliases (an "alias bomb" expands exponentially).
+MAX_SPEC_NODES = 200_000
+#: Errors found after the construct that causes them: the construct's own line is reported.
+_CONTEXT_FIRST = ("while scanning a simple key", "while scanning a quoted scalar", "while parsing a flow")
+
+
+def _yaml_problem(exc: yaml.YAMLError, file: str) -> Problem:
+    mark = getattr(exc, "problem_mark", None)
+    context, context_mark = getattr(exc, "context", None) or "", getattr(exc, "context_mark", None)
+    line = mark.line + 1 if mark else None
+    message = f"not valid YAML: {getattr(exc, 'problem', None) or exc}"
+    if context_mark is not None and context.startswith(_CONTEXT_FIRST):
+        if line and line != context_mark.line + 1:
+            message += f" ({context} that starts here; noticed on line {line})"
+        line = context_mark.line + 1
+    return Problem(file, line, "", message, "fix the YAML syntax")
+
+
+def _expanded_size(node: yaml.Node, limit: int) -> int:
+    """How many nodes the tree holds once every alias is expanded (stops counting past `limit`)."""
+    memo: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(node, False)]
+    while stack:
+        n, done = stack.pop()
+        if id(n) in memo:
+            continue
+        if isinstance(n, yaml.MappingNode):
+            children = [c for pair in n.value for c in pair]
+        elif isinstance(n, yaml.SequenceNode):
+            children = list(n.value)
+        else:
+            memo[id(n)] = 1
+            continue
+        if done:
+            memo[id(n)] = min(limit + 1, 1 + sum(memo[id(c)] for c in children))
+        else:
+            stack.append((n, True))
+            stack.extend((c, False) for c in children if id(c) not in memo)
+    return memo[id(node)]
+
+
 def _load_yaml(text: str, file: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
+    if len(text) > MAX_SPEC_BYTES:
+        raise SpecError([Problem(file, None, "", f"the spec is {len(text):,} characters long, over the limit of "
+                                 f"{MAX_SPEC_BYTES:,}", "is this the right file? a spec is about 40 KB")])
     loader = _Loader(text)
     try:
         # Parse once: compose the node tree (it carries line numbers), then construct from it.
         node = loader.get_single_node()
+        if node is not None and _expanded_size(node, MAX_SPEC_NODES) > MAX_SPEC_NODES:
+            raise SpecError([Problem(file, None, "", f"the YAML expands to more than {MAX_SPEC_NODES:,} values "
+                                     "through its aliases (*name)", "write the values out; a spec needs no "
+                                     "nested aliases")])
         data = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark else None
-        raise SpecError([Problem(file, line, "", f"not valid YAML: {getattr(exc, 'problem', exc)}",
-                                 "fix the YAML syntax")]) from None
+        raise SpecError([_yaml_problem(exc, file)]) from None
+    except RecursionError:
+        raise SpecError([Problem(file, None, "", "the YAML nests too deeply", "flatten it")]) from None
     finally:
         loader.dispose()
     lines = dict(_line_index(node)) if node is not None else {}
@@ -402,7 +472,8 @@ def parse_spec(text: str, file: str = "<spec>") -> Spec:
                     line=_line_for(lines, ("clauses", i, "examples", j)),
                     seed=e.get("seed"), num_players=e.get("players"), refused=e.get("refused"))
             for j, e in enumerate(c.get("examples", [])))
-        clauses.append(Clause(c["id"], c["section"], c["title"], c.get("decision", False),
+        clauses.append(Clause(c["id"], c["section"], spec_text(c["title"], data, file, _line_for(lines, ("clauses", i))),
+                              c.get("decision", False),
                               c.get("testable", True), examples, _line_for(lines, ("clauses", i)),
                               c.get("pending")))
     return Spec(

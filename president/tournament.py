@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -86,12 +87,35 @@ def run_games(levels: Sequence[str] | Callable[[int], Sequence[str]], games: int
             if progress:
                 progress(1)
         return out
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+    try:
         for r in pool.map(_play, tasks, chunksize=max(1, min(16, games // (jobs * 8) or 1))):
             out.append(r)
             if progress:
                 progress(1)
+    except BaseException:  # Ctrl-C or a failing game: end the workers now, do not wait for them
+        end_workers(pool)
+        raise
+    pool.shutdown()
     return out
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent, which ends them: no traceback per worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def end_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's processes at once and drop the pending games."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in processes:
+        try:
+            proc.kill()
+        except (OSError, AttributeError):
+            pass
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        proc.join(1)
 
 
 def _percentile(values: Sequence[float], q: float) -> float:

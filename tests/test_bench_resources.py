@@ -16,7 +16,7 @@ def test_bench_engine_reports_rates():
 
 
 def test_bench_cli_json():
-    out = CliRunner().invoke(main, ["bench", "--games", "10", "--json"])
+    out = CliRunner().invoke(main, ["bench", "--games", "10", "--json", "-"])
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert {"games_per_s", "steps_per_s"} <= set(data)

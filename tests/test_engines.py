@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from president.cmd_conform import conform_run
+from president.cmd_conform import _sheet, conform_run
 from president.conform import report
 
 ENGINES = Path(__file__).resolve().parent / "engines"
@@ -33,17 +33,51 @@ def test_daifugo_js_four_house_rules_named_and_explained():
                     ("trick.end", "going out clears the trick at once")}
     by = {(d.clause, d.house_rule.label if d.house_rule else d.description): d for d in run.deviations}
     first = by[("setup.first-lead", 'first_lead="holder:3C"')]
-    assert first.blocked >= 10 and '"first_lead": ["holder:3C"]' in first.house_rule.hello_line
-    # the cascade is filed under the rule broken, not under each scenario's own clause
+    assert first.games >= 10 and '"first_lead": ["holder:3C"]' in first.house_rule.hello_line
+    # setup.first-lead fails although its own examples (3C at seat 0) pass: the deviation decides
+    assert run.clauses()["setup.first-lead"]["outcome"] == "fail"
+    # the engine starts from a position (hello.options.position): who leads first no longer
+    # blocks the other clauses' scenarios; going out clearing the trick still blocks those ending a deal
     blocked = {r.blocked_by for r in run.results if r.outcome == "blocked"}
-    assert blocked <= {"setup.first-lead", "trick.end"} and run.clauses()["setup.first-lead"]["outcome"] == "fail"
-    assert {r.clause for r in run.results if r.outcome == "fail"} <= {"play.strictly-higher", "trick.end"}
+    assert blocked == {"trick.end"} and by[("trick.end", "going out clears the trick at once")].blocked >= 10
+    assert {r.clause for r in run.results if r.outcome == "fail"} == {"play.strictly-higher"}
+    assert run.clauses()["trick.end"]["outcome"] == "fail"  # its own examples pass; the deviation fails it
     # every deviation comes with a minimal scenario, ready to paste
     lead = by[("setup.first-lead", 'first_lead="holder:3C"')].gherkin
     assert lead and "@setup.first-lead" in lead and "Then seat 0 is to act" in lead and lead.count("holds") == 3
     assert all(d.gherkin for d in run.deviations)
     assert run.lock.games == 40 and run.lock.steps > 100
+    text = report.summary_text(run)
+    assert "SKIP 5 scenario(s): engine does not declare options.seed" in text  # one line per reason
+    assert "BLOCKED" in text and "AI suite not run" in text and max(map(len, text.splitlines())) < 400
+    page = report.annotated_sheet_html(run, "en", *_sheet(run.spec, "en"))
+    assert 'class="fail" data-rule="trick.end"' in page and "(decision)" in page  # decisions and deviations
+    assert "going out clears the trick at once" in page and "lock-step: 40 games" in page
     assert notes <= {"game_over: trick", "deal_over: trick", "deal_over: order", "game_over: order"}
+
+
+@needs_node
+def test_tycoon_js_explained_and_unexplained_rules():
+    run, devs, notes = _diagnose(f"{NODE} {ENGINES / 'tycoon.js'}")
+    assert devs == {("setup.first-lead", 'first_lead="holder:3C"'), ("score.points", 'scoring="president_only"'),
+                    ("revolution.quad-reverses", "revolution=false"),
+                    ("trick.end", "eights stop the trick: whoever plays 8s takes it at once")}
+    by = {d.clause: d for d in run.deviations}
+    assert by["revolution.quad-reverses"].house_rule.hello_line == '"options": {"revolution": [false]}'
+    assert by["score.points"].scenarios and not any(d.declared for d in run.deviations)
+    assert run.failing
+
+
+@needs_node
+def test_tycoon_js_declaring_its_house_rules_is_judged_against_them():
+    run, devs, notes = _diagnose(f"{NODE} {ENGINES / 'tycoon.js'} --declare")
+    by = {d.clause: d for d in run.deviations}
+    assert by["score.points"].declared and by["setup.first-lead"].declared
+    assert not by["trick.end"].declared and not by["revolution.quad-reverses"].declared
+    scoring = [r for r in run.results if r.clause == "score.points"]
+    assert scoring and all(r.outcome in ("skip", "pass") for r in scoring)
+    assert any("declared house rule scoring=\"president_only\"" in r.message for r in scoring)
+    assert run.clauses()["score.points"]["outcome"] == "variant"
 
 
 def test_pyres_house_declares_no_revolution_and_breaks_three_rules():
@@ -51,7 +85,9 @@ def test_pyres_house_declares_no_revolution_and_breaks_three_rules():
     clauses = {c for c, _ in devs}
     assert ("lead.must-play", "leader_may_pass=true") in devs
     assert ("pass.final", "a pass is not final: a seat that passed plays again after a new play") in devs
-    assert clauses <= {"lead.must-play", "pass.final", "trick.end", "score.points"}
+    assert clauses <= {"lead.must-play", "pass.final", "score.points"}  # one deviation per behaviour
+    pass_final = next(d for d in run.deviations if d.clause == "pass.final")
+    assert pass_final.house_rule is None and set(pass_final.also) <= {"trick.end"}
     # lock-step never sent a revolution game to an engine declaring revolution: [false]
     sent = [d.evidence.requests[0]["config"] for d in run.lock.divergences if d.evidence]
     assert sent and all(c["revolution"] is False for c in sent)

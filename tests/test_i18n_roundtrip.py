@@ -47,7 +47,7 @@ def test_edit_and_revert_leave_the_catalogs_as_they_were(project):
     assert problems and all(p.line for p in problems)
     assert all("no translation for" not in p.message for p in problems)
     changed = [p for p in problems if "is no longer used" in p.message]
-    assert len(changed) == 3 * len(CATALOG_LANGS)  # two rules messages and one scenario title
+    assert len(changed) == 4 * len(CATALOG_LANGS)  # two rules messages, a clause title, a scenario title
     assert all("president i18n update" in p.hint for p in changed)
 
     _update()

@@ -142,7 +142,8 @@ def test_conform_lang_passes_the_same_scenarios_in_every_language(tmp_path):
         result = CliRunner().invoke(conform, ["--lang", lang, "--games", "0", "--json", str(out), "-k", "flow."])
         assert result.exit_code == 0, result.output
         data = json.loads(out.read_text(encoding="utf-8"))
-        counts[lang] = (data["passed"], data["failed"], data["errors"], [s["id"] for s in data["scenarios"]])
+        totals = data["scenarios"]
+        counts[lang] = (totals["passed"], totals["failed"], totals["errors"], [s["id"] for s in data["scenario_results"]])
         if lang == "ru":
             assert "пройден" in result.output and "Ведущий играет комбинацию" in result.output
     assert len({repr(v) for v in counts.values()}) == 1 and counts["en"][0] > 0

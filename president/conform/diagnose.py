@@ -128,7 +128,9 @@ def state_clause(before: dict[str, Any] | None, req: dict[str, Any], exp: dict[s
     if "hands" in fields:
         return "play.own-cards", "hands"
     if (e.get("trick") is None) != (a.get("trick") is None):
-        return ("revolution.no-clear" if len(last_play) == 4 else "trick.end"), "trick"
+        seat = req.get("player")
+        out = isinstance(seat, int) and seat < len(e.get("hands") or []) and not e["hands"][seat]
+        return ("revolution.no-clear" if len(last_play) == 4 and not out else "trick.end"), "trick"
     if "passed" in fields:
         return "pass.final", "passed"
     if "to_act" in fields:
@@ -232,10 +234,10 @@ class SchemaSampler:
 
 def root_cause(sent: list[tuple[dict[str, Any], Any]], rules: Any = None) -> tuple[Finding, Evidence] | None:
     """Replay what an engine was sent on the reference: the first rule divergence of its replies."""
-    from ..engine import Ruleset
     from ..protocol import Session
+    from ..scenarios.position import reference_rules
 
-    ref = Session(rules or Ruleset.from_spec())
+    ref = Session(rules or reference_rules())
     before: dict[str, Any] | None = None
     for req, actual in sent:
         game = ref.game

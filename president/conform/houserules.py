@@ -121,6 +121,20 @@ def _going_out_clears(ev: Evidence) -> bool:
             and isinstance(seat, int) and not (act.get("hands") or [[1]] * (seat + 1))[seat])
 
 
+def _eights_stop(ev: Evidence) -> bool:
+    req, (exp, act) = ev.requests[-1], _states(ev)
+    cards = (req.get("action") or {}).get("cards") or []
+    return (req.get("cmd") == "act" and bool(cards) and cards[0][:-1] == "8" and act.get("trick") is None
+            and exp.get("trick") is not None)
+
+
+def _quad_keeps_order(ev: Evidence) -> bool:
+    req, (exp, act) = ev.requests[-1], _states(ev)
+    cards = (req.get("action") or {}).get("cards") or []
+    return (req.get("cmd") == "act" and len(cards) == 4 and bool(act) and bool(ev.before)
+            and act.get("order") == ev.before.get("order") != exp.get("order"))
+
+
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule("first_lead", "holder:3C", ("setup.first-lead", "turn.order", "flow.lead"), _first_lead_holder,
               "the holder of the 3 of clubs leads the first deal"),
@@ -128,20 +142,23 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule("leader_may_pass", True, ("lead.must-play",), _leader_passes, "the leader of an empty trick may pass"),
     HouseRule("scoring", "president_only", ("score.points",), _president_only, "only the President scores (1 point)"),
     HouseRule("revolution", False, ("revolution.quad-reverses", "revolution.again", "revolution.no-clear"),
-              lambda ev: False, "no revolution: a quad does not reverse the order"),
+              _quad_keeps_order, "no revolution: a quad does not reverse the order"),
 )
 
 #: Engine behaviours that no house-rule option of the spec describes (named, never explained).
 KNOWN_UNOPTIONED: tuple[tuple[str, Callable[[Evidence], bool]], ...] = (
+    ("eights stop the trick: whoever plays 8s takes it at once", _eights_stop),
     ("a lone 3 of spades beats any single", _lone_three_spades),
     ("a pass is not final: a seat that passed plays again after a new play", _pass_not_final),
     ("going out clears the trick at once", _going_out_clears),
 )
 
 
-def describe(ev: Evidence) -> str:
-    """A plain description of an unexplained behaviour, when one of the known ones fits."""
-    return next((text for text, reads in KNOWN_UNOPTIONED if reads(ev)), "")
+def describe(ev: Evidence, seen: set[str] | frozenset[str] = frozenset()) -> str:
+    """A plain description of an unexplained behaviour, when one of the known ones fits (one
+    already `seen` on this engine first: a going-out play of 8s fits two of them)."""
+    fits = [text for text, reads in KNOWN_UNOPTIONED if reads(ev)]
+    return next((t for t in fits if t in seen), fits[0] if fits else "")
 
 
 def explain(ev: Evidence, replay: Callable[[list[dict[str, Any]]], dict[str, Any] | None],
@@ -155,10 +172,8 @@ def explain(ev: Evidence, replay: Callable[[list[dict[str, Any]]], dict[str, Any
             continue
         if rule.option in reference_options:
             reply = _variant_reply(ev, rule, replay)
-            if reply is not None:
-                if _same(reply, ev.actual):
-                    return rule
-                continue
+            if reply is not None and _same(reply, ev.actual):
+                return rule
         if rule.reads(ev):
             return rule
     return None

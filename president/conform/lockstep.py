@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from .. import wire
 from ..cards import parse_cards
@@ -28,7 +28,10 @@ from ..scenarios.position import PositionError, game_from_state
 from ..spec import Spec
 from .client import Client, EngineDied, EngineTimeout, ProtocolViolation
 from .diagnose import Evidence, Finding, diverge, note_kind, representation_notes, rule_view
-from .houserules import HouseRule, describe, explain
+from .houserules import HOUSE_RULES, HouseRule, describe, explain
+
+#: Protocol option names of the house rules (docs/protocol.md), besides revolution and deals.
+HOUSE_OPTIONS = tuple(dict.fromkeys(r.option for r in HOUSE_RULES if r.option not in ("revolution", "deals")))
 
 MAX_FOLLOW = 40  # resynchronisations per game
 
@@ -138,7 +141,12 @@ def game_config(rng: random.Random, spec: Spec, options: dict[str, Any]) -> dict
     players = rng.choice(sizes or [spec.players.min])
     revolution = rng.random() < 0.75 if len(revs) == 2 else (revs or [True])[0]
     deals = rng.choice((1, 1, 2, 3)) if options.get("deals", True) else 1
-    return {"players": players, "revolution": revolution, "deals": deals}
+    config: dict[str, Any] = {"players": players, "revolution": revolution, "deals": deals}
+    for name in HOUSE_OPTIONS:  # a declared house rule is played (the reference plays it once it knows it)
+        values = options.get(name)
+        if isinstance(values, list) and values:
+            config[name] = rng.choice(values)
+    return config
 
 
 def _illegal_attempt(rng: random.Random, state: dict[str, Any], legal: set[str]) -> dict[str, Any] | None:
@@ -261,7 +269,7 @@ def replay_on_reference(rules: Ruleset):
 
 def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
                  options: dict[str, Any] | None = None, reference: Any = None,
-                 declared: set[str] | None = None) -> LockstepResult:
+                 declared: set[str] | None = None, progress: Callable[[int], None] | None = None) -> LockstepResult:
     """Play `games` random games on the reference and the engine; compare every reply."""
     rules = Ruleset.from_spec(spec)
     options = options or {}
@@ -281,14 +289,17 @@ def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
         try:
             replies = client.pipeline(requests)
         except ProtocolViolation as exc:
-            result.divergences.append(Divergence(g, game_seed, -1, {}, f"{type(exc).__name__}: {exc}",
+            at = min(exc.index, len(requests) - 1)
+            result.divergences.append(Divergence(g, game_seed, at, requests[at], f"{type(exc).__name__}: {exc}",
                                                  kind="error", clause="protocol"))
-            if isinstance(exc, (EngineDied, EngineTimeout)) and hasattr(client, "restart"):
+            if hasattr(client, "restart"):  # a dead, silent or out-of-step engine starts afresh
                 client.restart()
             continue
         result.requests += len(requests)
         game = _Game(result, client, rules, spec, g, game_seed, rng, ref_options, declared or set(), checker)
         game.compare_plan(plan, replies)
+        if progress:
+            progress(g + 1)
     result.seconds = time.perf_counter() - t0
     return result
 
@@ -338,7 +349,7 @@ class _Game:
         ev = Evidence(list(self.history), expected, actual, rule_view(before) if before else None, finding.clause)
         div.evidence = ev
         rule = explain(ev, replay_on_reference(self.rules), self.ref_options)
-        key = (finding.clause, rule.label if rule else describe(ev))
+        key = (finding.clause, rule.label if rule else describe(ev, {d.description for d in res.deviations.values()}))
         if key in res.deviations:
             dev = res.deviations[key]
             dev.count += 1
@@ -370,7 +381,9 @@ class _Game:
             if state is None:
                 state = self.client.request({"cmd": "state"}).get("state")
             self._continue(state, game_config, ref.game.last_ranking if ref.game else [])
-        except (ProtocolViolation, PositionError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        except PositionError:
+            return  # a position the reference cannot take up (the exchange): the next game starts
+        except (ProtocolViolation, KeyError, TypeError, ValueError, AttributeError) as exc:
             self.result.divergences.append(Divergence(self.number, self.seed, len(self.history), {},
                                                       f"could not follow the engine: {exc}", kind="error",
                                                       clause="protocol"))

@@ -52,7 +52,7 @@ class Run:
         out: dict[str, dict[str, Any]] = {}
         for cid, outcome in base.items():
             mine = [r for r in self.results if r.clause == cid]
-            devs = [d for d in self.deviations if d.clause == cid]
+            devs = [d for d in self.deviations if d.clause == cid or cid in d.also]
             if outcome not in ("error", "protocol"):
                 if any(not d.declared for d in devs):
                     outcome = "fail"
@@ -87,7 +87,7 @@ def deviation_lines(run: Run) -> list[str]:
         what = (f"explained by house rule {d.house_rule.label}" + (" (declared)" if d.declared else
                 f"; declare it with {d.house_rule.hello_line}")) if d.house_rule else "no house rule explains it"
         out.append(f"DEVIATION {d.clause}: {d.house_rule.sentence if d.house_rule else d.description or d.evidence}")
-        out.append(f"  {what}")
+        out.append(f"  {what}" + (f"; also breaks {', '.join(d.also)}" if d.also else ""))
         counts = [f"{len(d.scenarios)} scenario(s) of its own"] if d.scenarios else []
         counts += [f"blocks {d.blocked} scenario(s)"] if d.blocked else []
         counts += [f"{d.games} lock-step divergence(s)"] if d.games else []

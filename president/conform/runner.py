@@ -16,7 +16,7 @@ from typing import Any, Iterable
 
 from ..scenarios.model import MalformedReply, Mismatch, Scenario, ScenarioRun, build_scenarios, missing_requirement
 from ..spec import Spec
-from .client import Client, EngineDied, EngineTimeout, ProtocolViolation
+from .client import Client, ProtocolViolation, RunStopped
 from .diagnose import Evidence, Finding, SchemaSampler, root_cause
 
 PROTOCOL_VERSION = 1
@@ -86,7 +86,10 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
         res.steps = [(op.kind, op.text, "skipped") for op in sc.ops]
         return res
     t0 = time.perf_counter()
-    run = ScenarioRun(client, validate=validate)
+    # a scenario tests its own clause: where the engine can start from a position, it starts from
+    # the spec's opening one (who leads first is tested by the setup scenarios alone)
+    run = ScenarioRun(client, validate=validate,
+                      position=bool((options or {}).get("position")) and sc.section != "setup")
     done = 0
     try:
         for op in sc.ops:
@@ -104,16 +107,26 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
         res.outcome, res.message = "protocol", str(exc)
     except ProtocolViolation as exc:
         res.outcome, res.message = "error", f"{type(exc).__name__}: {exc}"
-        if isinstance(exc, (EngineDied, EngineTimeout)) and hasattr(client, "restart"):
+        if hasattr(client, "restart"):  # a dead, silent or out-of-step engine starts afresh
             try:
                 client.restart()
                 handshake(client)
-            except Exception as again:  # noqa: BLE001 - reported, the run goes on
-                res.details = f"restart failed: {again}"
+            except (ProtocolViolation, HandshakeError) as again:  # it will not come back: stop the run
+                raise RunStopped(f"the engine could not be restarted after {type(exc).__name__}: {again}") from None
+    except RunStopped:  # hung engine, spent budget: the whole run stops
+        raise
     except Exception as exc:  # noqa: BLE001 - an in-process engine crashing is an error outcome
         res.outcome, res.message = "error", f"engine crashed: {type(exc).__name__}: {exc}"
         if hasattr(client, "restart"):
             client.restart()
+    if res.outcome == "pass":  # its checks passed: did the engine still diverge on the way?
+        found = root_cause(run.sent)
+        if found is not None:
+            res.root, res.evidence = found
+            res.message = f"its checks pass, but the engine diverged on the way: {res.root.text()}"
+            res.outcome = "fail" if res.root.clause in (sc.clause, "protocol") else "blocked"
+            res.blocked_by = "" if res.outcome == "fail" else res.root.clause
+            res.step = "(between the checked steps)"
     res.seconds = time.perf_counter() - t0
     res.reasons, res.notes, res.sent = run.reasons, run.notes, run.sent
     if res.outcome == "pass":

@@ -92,6 +92,18 @@ def _without_seat(requests: Requests, seat: int) -> Requests | None:
     return out
 
 
+def _without_run(requests: Requests, start: int, stop: int) -> Requests | None:
+    """The game without requests[start:stop] (acts only) and the cards they played."""
+    run = requests[start:stop]
+    if any(r["cmd"] != "act" for r in run):
+        return None
+    out: Requests | None = requests[:start] + requests[stop:]
+    for r in run:
+        for c in (r["action"].get("cards") or []):
+            out = _without_card(out, c) if out else None
+    return out
+
+
 def shrink(ev: Evidence, engine: Client, rules: Ruleset | None = None, budget_s: float = 8.0) -> Requests | None:
     """The smallest game (requests) found that still diverges on `ev.clause`, or None."""
     rules = rules or Ruleset.from_spec()
@@ -117,6 +129,17 @@ def shrink(ev: Evidence, engine: Client, rules: Ruleset | None = None, budget_s:
             trial = _without_seat(reqs, seat)
             if trial is not None and _still(trial, engine, rules, ev.clause):
                 reqs, changed = trial, True
+        # runs of plays (whole tricks), with their cards: halving window sizes, as in ddmin
+        size = max(2, (len(reqs) - 2) // 2)
+        while size >= 2 and time.perf_counter() < deadline:
+            i = 1
+            while i + size < len(reqs) and time.perf_counter() < deadline:
+                trial = _without_run(reqs, i, i + size)
+                if trial is not None and _still(trial, engine, rules, ev.clause):
+                    reqs, changed = trial, True
+                    continue
+                i += max(1, size // 4)
+            size //= 2
         # plays, with their cards
         i = 1
         while i < len(reqs) - 1 and time.perf_counter() < deadline:

@@ -8,6 +8,7 @@ with that reason.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,8 @@ class Deviation:
     declared: bool = False
     gherkin: str | None = None
     samples: list[Evidence] = field(default_factory=list)
+    also: list[str] = field(default_factory=list)  # other clauses the same behaviour broke
+    shrink_seconds: float = 0.0
 
     @property
     def key(self) -> tuple[str, str]:
@@ -42,12 +45,17 @@ class Deviation:
                 "hello_options": self.house_rule.hello_line if self.house_rule else None,
                 "description": self.house_rule.sentence if self.house_rule else self.description,
                 "declared": self.declared, "evidence": self.evidence, "engine_error": self.engine_error,
-                "blocked": self.blocked, "scenarios": self.scenarios, "games": self.games,
-                "minimal_scenario": self.gherkin}
+                "blocked": self.blocked, "scenarios": self.scenarios, "games": self.games, "also_breaks": self.also,
+                "minimal_scenario": self.gherkin, "shrink_seconds": round(self.shrink_seconds, 3)}
+
+
+#: Options every new_game sets in its config: the engine chooses no variant of them by declaring.
+CONFIG_OPTIONS = ("revolution", "deals")
 
 
 def declares(options: dict[str, Any], rule: HouseRule | None) -> bool:
-    if rule is None or rule.option not in options:
+    """Does the engine declare this house rule in `hello.options` (its variant, judged as such)?"""
+    if rule is None or rule.option not in options or rule.option in CONFIG_OPTIONS:
         return False
     value = options[rule.option]
     return rule.value in value if isinstance(value, list) else value == rule.value
@@ -64,7 +72,7 @@ def diagnose_run(results: list[ScenarioResult], lock: LockstepResult | None, opt
         if r.outcome not in ("fail", "blocked") or r.root is None or r.evidence is None:
             continue
         rule = explain(r.evidence, replay_on_reference(rules), ref_options)
-        key = (r.root.clause, rule.label if rule else describe(r.evidence))
+        key = (r.root.clause, rule.label if rule else describe(r.evidence, {d.description for d in found.values()}))
         dev = found.get(key)
         if dev is None:
             dev = found[key] = Deviation(r.root.clause, rule, key[1] if rule is None else "", r.root.message,
@@ -87,10 +95,12 @@ def diagnose_run(results: list[ScenarioResult], lock: LockstepResult | None, opt
             dev.games += ld.count
             dev.samples += [d.evidence for d in ld.samples if d.evidence is not None]
             dev.declared = dev.declared or declares(options, ld.house_rule)
+    found = _merge_same_behaviour(found)
     if engine is not None and shrink_budget > 0:
         from .shrink import gherkin, shrink
 
         for dev in found.values():
+            t0 = time.perf_counter()
             for ev in dev.samples:
                 small = shrink(ev, engine, rules, budget_s=shrink_budget)
                 if small:
@@ -98,7 +108,29 @@ def diagnose_run(results: list[ScenarioResult], lock: LockstepResult | None, opt
                     dev.gherkin = (f"  # the engine differs: {dev.evidence}\n  @{dev.clause}\n"
                                    + gherkin(small, engine, rules, title))
                     break
+            dev.shrink_seconds = time.perf_counter() - t0
     return sorted(found.values(), key=lambda d: (-d.blocked - len(d.scenarios) - d.games, d.clause))
+
+
+def _merge_same_behaviour(found: dict[tuple[str, str], Deviation]) -> dict[tuple[str, str], Deviation]:
+    """One deviation per behaviour: the same house rule or description seen on several clauses is
+    kept on the clause where it showed most, the others listed in `also`."""
+    by_what: dict[str, list[Deviation]] = {}
+    for (clause, what), dev in found.items():
+        by_what.setdefault(what or clause, []).append(dev)
+    out = {}
+    for what, devs in by_what.items():
+        devs.sort(key=lambda d: -(d.blocked + len(d.scenarios) + d.games))
+        main = devs[0]
+        for other in devs[1:]:
+            main.also.append(other.clause)
+            main.blocked += other.blocked
+            main.scenarios += other.scenarios
+            main.games += other.games
+            main.declared = main.declared or other.declared
+            main.samples += other.samples
+        out[main.key] = main
+    return out
 
 
 def protocol_notes(results: list[ScenarioResult], lock: LockstepResult | None) -> list[dict[str, Any]]:

@@ -159,7 +159,9 @@ class Translator:
         self.used.append(look)
         if self.pseudo:
             base = look.msgid if n is None or n == 1 or look.plural is None else look.plural
-            return pseudo_text(base)
+            if self.lang in PSEUDO_LOCALES and not any(c.isalpha() for c in _PLACEHOLDER.sub("", base)):
+                return base  # separators, card patterns, suit symbols: no words to pseudo-translate
+            return PSEUDO_LOCALES.get(self.lang, pseudo_text)(base)
         if self.messages is None:
             if n is None or look.plural is None:
                 return look.msgid
@@ -238,11 +240,54 @@ def pseudo_text(msgid: str) -> str:
     return PSEUDO_OPEN + "".join(parts) + PSEUDO_CLOSE
 
 
+def _split_placeholders(msgid: str) -> list[tuple[bool, str]]:
+    """[(is_placeholder, text), ...] covering `msgid`."""
+    parts, last = [], 0
+    for m in _PLACEHOLDER.finditer(msgid):
+        parts.append((False, msgid[last:m.start()]))
+        parts.append((True, m.group(0)))
+        last = m.end()
+    parts.append((False, msgid[last:]))
+    return [p for p in parts if p[1]]
+
+
+_PADDING = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+            "sixteen seventeen eighteen nineteen twenty").split()
+
+
+def pseudo_accented(msgid: str, expansion: float = 0.4) -> str:
+    """Android's en-XA: accented letters, about 40% longer (padding words), in brackets:
+    `[Ŝéţûþ one two]`. Placeholders are kept as they are."""
+    body = "".join(t if ph else t.translate(_ACCENTS) for ph, t in _split_placeholders(msgid))
+    visible = len(_PLACEHOLDER.sub("", msgid))
+    pad: list[str] = []
+    while visible and len(" ".join(pad)) + 1 < visible * expansion:
+        pad.append(_PADDING[len(pad) % len(_PADDING)])
+    return "[" + body + (" " + " ".join(pad) if pad else "") + "]"
+
+
+RLM, RLO, PDF = "\u200f", "\u202e", "\u202c"
+
+
+def pseudo_bidi(msgid: str) -> str:
+    """Android's ar-XB: every word of the message forced right to left (RLO … PDF) and the
+    message opened and closed by RLM, so the page runs right to left like Arabic. Placeholders
+    are left alone: what fills them (card codes, rank orders) must be isolated by the layout."""
+    out = []
+    for ph, text in _split_placeholders(msgid):
+        out.append(text if ph else re.sub(r"\S+", lambda m: f"{RLO}{m.group(0)}{PDF}", text))
+    return RLM + "".join(out) + RLM
+
+
+#: Pseudo-locales as Android ships them: `president build --pseudo` writes their sheets.
+PSEUDO_LOCALES: dict[str, Callable[[str], str]] = {"en-XA": pseudo_accented, "ar-XB": pseudo_bidi}
+
+
 def translator_for(root: Path, lang: str) -> Translator:
     """The translator of `lang` from the catalogs under `root` (source and pseudo need none)."""
     if lang == SOURCE_LANG:
         return Translator(lang, None, source="(source language)")
-    if lang == PSEUDO_LANG:
+    if lang == PSEUDO_LANG or lang in PSEUDO_LOCALES:
         return Translator(lang, None, source="(pseudo-locale)", pseudo=True)
     path = po_path(root, lang)
     catalog = load_catalog(path, lang)

@@ -24,7 +24,7 @@ from babel.messages.pofile import write_po
 from ..spec import Spec, parse_spec
 from .catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, SOURCE_LANG, Translator, load_catalog, message_key,
                        po_path, pot_path)
-from .render import JINJA_EXTENSIONS, TEMPLATES_DIR, build_sheet
+from .render import CONTENT_TEMPLATE, JINJA_EXTENSIONS, TEMPLATES_DIR, build_sheet
 
 TEMPLATE_OPTIONS = {"extensions": ",".join(JINJA_EXTENSIONS), "trim_blocks": "true",
                     "lstrip_blocks": "true"}
@@ -93,6 +93,8 @@ def extract_template(root: Path, spec_path: Path, spec: Spec | None = None) -> C
     for lineno, context, msgid, comments in spec_messages(spec, text):
         # a spec outside the project (--spec elsewhere) is referenced where the project keeps its own
         cat.add(msgid, locations=[(rel(spec_path, (root, pkg_root), "spec/president.yaml"), lineno)], auto_comments=comments, context=context)
+    from .context import annotate  # clause ids and placeholder notes for translators
+    annotate(cat, spec, TEMPLATES_DIR / CONTENT_TEMPLATE)
     return cat
 
 

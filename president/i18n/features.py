@@ -35,38 +35,29 @@ def feature_lang(text: str) -> str:
 def generate_translated_feature(spec: Spec, section_id: str, lang: str, steps: StepLanguage,
                                 rules_tr: Any) -> str | None:
     """features/<lang>/<section_id>.feature, or None if the section has no examples."""
-    from ..scenarios.model import build_scenarios
+    from ..scenarios.gherkin import feature_text
 
-    scenarios = [s for s in build_scenarios(spec) if s.section == section_id]
-    if not scenarios:
-        return None
     kw = gherkin_keywords(lang)
-    section = next(s for s in spec.sections if s.id == section_id)
-    header, desc1, desc2 = (steps.text("feature", m) for m in FEATURE_MESSAGES)
-    game = rules_tr.pgettext("game name", spec.game)
     iso = steps.isolate
-    out = [
-        f"# language: {GHERKIN_CODES[lang]}",
-        "# " + header.replace("{lang}", lang),
-        f"# spec: {spec.id} {spec.version}",
-        f"@{section_id}",
-        f"{kw['feature']}: {rules_tr.pgettext('section', section.title)}",
-        "  " + desc1.format(section=iso(section_id), game=game, variant=spec.variant, version=spec.version),
-        "  " + desc2,
-    ]
-    for clause in spec.clauses_in(section_id):
-        mine = [s for s in scenarios if s.clause == clause.id]
-        if not mine:
-            continue
-        out += ["", f"  {kw['rule']}: {iso(clause.id)} — {steps.text('clause', clause.title)}"]
-        for sc in mine:
-            out += ["", f"    @{clause.id}", f"    {kw['scenario']}: {steps.text('scenario', sc.name)}"]
-            last = None
-            for op in sc.ops:
-                word = kw["and"] if op.kind == last else kw[op.kind]
-                out.append(f"      {word}{steps.render(op.key, op.kwargs)}")
-                last = op.kind
-    return "\n".join(out) + "\n"
+
+    def head() -> list[str]:
+        section = next(s for s in spec.sections if s.id == section_id)
+        header, desc1, desc2 = (steps.text("feature", m) for m in FEATURE_MESSAGES)
+        game = rules_tr.pgettext("game name", spec.game)
+        return [
+            f"# language: {GHERKIN_CODES[lang]}",
+            "# " + header.replace("{lang}", lang),
+            f"# spec: {spec.id} {spec.version}",
+            f"@{section_id}",
+            f"{kw['feature']}: {rules_tr.pgettext('section', section.title)}",
+            "  " + desc1.format(section=iso(section_id), game=game, variant=spec.variant, version=spec.version),
+            "  " + desc2,
+        ]
+
+    return feature_text(spec, section_id, head, kw,
+                        clause_line=lambda c: f"{iso(c.id)} — {steps.text('clause', c.title)}",
+                        scenario_title=lambda sc: steps.text("scenario", sc.name),
+                        step=lambda op: steps.render(op.key, op.kwargs))
 
 
 def translated_features(spec: Spec, root: Path, langs: tuple[str, ...] = CATALOG_LANGS) -> dict[str, str]:

@@ -302,3 +302,17 @@ def render_all(spec: Spec, root: Path, langs: tuple[str, ...] = LANGS) -> dict[s
         for fmt in FORMATS:
             out[f"rules/{lang}.{fmt}"] = layout(sheet, spec, lang, fmt)
     return out
+
+
+def render_pseudo(spec: Spec, isolation: bool = True) -> dict[str, str]:
+    """{"<locale>.<fmt>": text} for the pseudo-locales (en-XA lengthened, ar-XB right to left).
+
+    `isolation=False` drops the bidi isolation of card codes and rank orders, to see in ar-XB
+    what a right-to-left language would suffer without it."""
+    from .catalogs import PSEUDO_LOCALES
+    out = {}
+    for lang in PSEUDO_LOCALES:
+        sheet = build_sheet(spec, translator_for(Path("."), lang))
+        for fmt in FORMATS:
+            out[f"{lang}.{fmt}"] = layout(sheet, spec, lang, fmt, isolation=isolation)
+    return out

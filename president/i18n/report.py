@@ -2,8 +2,8 @@
 
 The scenarios are read back from the language's feature text (`localized_scenarios`), so what
 runs is what a reader of features/<lang>/ sees. The text report takes clause titles, scenario
-titles, step phrases and outcome words from the `steps` catalog; engine messages and the
-lock-step line stay as the engine and the runner write them. Machine-readable reports (--json,
+titles, step phrases and outcome words from the `steps` catalog; engine messages stay as
+the engine writes them. Machine-readable reports (--json,
 --junit, --cucumber-json) keep English keys and the English scenario ids.
 """
 from __future__ import annotations
@@ -73,5 +73,6 @@ def localized_summary(spec: Spec, results: list, lock: Any, engine: str, lang: s
               passed=counts["pass"], failed=counts["fail"], errors=counts["error"], skipped=counts["skip"],
               none=counts["none"])]
     if lock is not None:
-        out.append(f"lock-step: {lock.games} games, {lock.steps} steps, {lock.failed} divergent, {lock.errors} errors")
+        out.append(t("report", "lock-step: {games} games, {steps} steps, {failed} divergent, {errors} errors",
+                     games=lock.games, steps=lock.steps, failed=lock.failed, errors=lock.errors))
     return "\n".join(out)

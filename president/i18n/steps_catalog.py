@@ -54,6 +54,7 @@ REPORT_MESSAGES = (
     "{passed} passed, {failed} failed, {errors} errors, {skipped} skipped",
     "clauses: {passed} pass, {failed} fail, {errors} error, {skipped} skip, {none} without scenarios",
     "engine refusals: {reasons}",
+    "lock-step: {games} games, {steps} steps, {failed} divergent, {errors} errors",
 )
 
 _FIELD = re.compile(r"\{(\w+)(?::(\w+))?\}")
@@ -74,36 +75,64 @@ def placeholders(text: str) -> list[str]:
 
 # --- the message template -------------------------------------------------------------------
 
-def template_messages(spec: Spec) -> list[tuple[str, str, list[str]]]:
-    """(msgctxt, msgid, auto comments) of every message of the steps domain, in catalog order."""
-    out: list[tuple[str, str, list[str]]] = []
+Location = tuple[str, int]
+
+
+def _source_lines(path: Path, rel: str) -> Callable[[str], list[Location]]:
+    """A finder: the (file, line) where a text first appears in `path` (none if absent)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        text = ""
+
+    def find(needle: str) -> list[Location]:
+        at = text.find(needle)
+        return [(rel, text.count("\n", 0, at) + 1)] if at >= 0 and needle else []
+    return find
+
+
+def _spec_rel(spec: Spec) -> str:
+    path = Path(spec.path or "spec/president.yaml")
+    return f"{path.parent.name}/{path.name}" if path.parent.name else path.name
+
+
+def template_messages(spec: Spec) -> list[tuple[str, str, list[str], list[Location]]]:
+    """(msgctxt, msgid, auto comments, `#:` references) of every message of the steps domain."""
+    import president.scenarios.steps as steps_module
+    in_steps = _source_lines(Path(steps_module.__file__), "president/scenarios/steps.py")
+    here = _source_lines(Path(__file__), "president/i18n/steps_catalog.py")
+    in_spec = _source_lines(Path(spec.path), _spec_rel(spec)) if spec.path else (lambda _: [])
+    out: list[tuple[str, str, list[str], list[Location]]] = []
     for t in STEP_TEMPLATES:
         note = (f"step phrase ({t.kind}); keep every {{field:Type}}, in any order" if t.kind != "fragment"
                 else "a piece of other step phrases")
-        out.append((t.key, t.text, [note]))
-    out += [("level", level, ["AI level name inside step phrases"]) for level in LEVELS]
-    seen: set[str] = set()
+        out.append((t.key, t.text, [note], in_steps(f'StepTemplate("{t.key}",')))
+    out += [("level", level, ["AI level name inside step phrases"], in_spec(f"{{id: {level},")) for level in LEVELS]
+    rel = _spec_rel(spec)
+    scenarios: dict[str, tuple[list[str], list[Location]]] = {}
     for clause in spec.clauses:
         for ex in clause.examples:
-            if ex.name not in seen:
-                seen.add(ex.name)
-                out.append(("scenario", ex.name, [f"scenario title (example of {clause.id})"]))
-    seen.clear()
+            notes, where = scenarios.setdefault(ex.name, ([], []))
+            notes.append(f"scenario title (example of {clause.id})")
+            where += [(rel, ex.line)] if ex.line else []
+    out += [("scenario", name, notes[:1], where) for name, (notes, where) in scenarios.items()]
+    titles: dict[str, tuple[list[str], list[Location]]] = {}
     for clause in spec.clauses:
-        if clause.title not in seen:
-            seen.add(clause.title)
-            out.append(("clause", clause.title, [f"clause title ({clause.id})"]))
-    out += [("feature", text, ["feature file header"]) for text in FEATURE_MESSAGES]
-    out += [("outcome", word, ["scenario or clause outcome in reports"]) for word in OUTCOME_WORDS]
-    out += [("report", text, ["conformance report line"]) for text in REPORT_MESSAGES]
+        notes, where = titles.setdefault(clause.title, ([], []))
+        notes.append(f"clause title ({clause.id})")
+        where += [(rel, clause.line)] if clause.line else []
+    out += [("clause", title, notes[:1], where) for title, (notes, where) in titles.items()]
+    out += [("feature", text, ["feature file header"], here(text[:40])) for text in FEATURE_MESSAGES]
+    out += [("outcome", word, ["scenario or clause outcome in reports"], here(f'"{word}"')) for word in OUTCOME_WORDS]
+    out += [("report", text, ["conformance report line"], here(text[:40])) for text in REPORT_MESSAGES]
     return out
 
 
 def steps_template(spec: Spec) -> Catalog:
     from .extract import _catalog
     cat = _catalog(None, DOMAIN)
-    for context, msgid, comments in template_messages(spec):
-        cat.add(msgid, context=context, auto_comments=comments)
+    for context, msgid, comments, locations in template_messages(spec):
+        cat.add(msgid, context=context, auto_comments=comments, locations=locations)
     return cat
 
 

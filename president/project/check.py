@@ -187,8 +187,12 @@ def _changed_messages(file: str, lang: str, unused: dict[Key, Message],
                                f"{key[1]!r} replaces it (used at {where})",
                                f"{update} (it keeps the old message as #~ and offers its translation "
                                "as a fuzzy guess), then translate the new one"))
+        elif msg.locations:  # not in the catalog yet: reported where the message comes from
+            src, line = msg.locations[0]
+            out.append(Problem(src, line, "", f"{lang}: {file} lacks the message {_key_text(key)} used here",
+                               f"{update}, then translate it"))
         else:
-            out.append(Problem(file, None, "", f"{lang}: missing message {_key_text(key)} (used at {where})",
+            out.append(Problem(file, None, "", f"{lang}: missing message {_key_text(key)} ({where})",
                                f"{update}, then translate it"))
     for key, msg in unused.items():
         out.append(Problem(file, msg.lineno, "", f"{lang}: obsolete message {_key_text(key)}",
@@ -263,9 +267,31 @@ def _single_valued_forms(header: str) -> set[int]:
     return {idx for idx, c in counts.items() if c == 1}
 
 
+def number_words(path: Path) -> dict[int, tuple[str, ...]]:
+    """The number words a catalog declares in its header comment, for the number check:
+    `# number-words: 1 = واحد واحدة; 2 = اثنان اثنتان` (a translator comment: the tools keep it)."""
+    out: dict[int, tuple[str, ...]] = {}
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        if line.startswith("msgid "):
+            break
+        m = re.match(r"#\s*number-words:\s*(.*)$", line)
+        for entry in (m.group(1).split(";") if m else []):
+            number, _, words = entry.partition("=")
+            if number.strip().isdigit() and words.split():
+                out[int(number)] = tuple(words.split())
+    return out
+
+
 def translation_problems(msgid: str | tuple[str, ...], string: str | tuple[str, ...],
-                         plural_header: str, style: PlaceholderStyle = PERCENT) -> list[str]:
-    """What is wrong with one translation: placeholders or numbers missing or extra, bad format."""
+                         plural_header: str, style: PlaceholderStyle = PERCENT,
+                         words: dict[int, tuple[str, ...]] | None = None) -> list[str]:
+    """What is wrong with one translation: placeholders or numbers missing or extra, bad format.
+
+    `words`: the number words the catalog declares; a number of the source may be written so."""
     sources = list(msgid) if isinstance(msgid, (list, tuple)) else [msgid]
     forms = list(string) if isinstance(string, (list, tuple)) else [string]
     want = {p for s in sources for p in style.pattern.findall(s)}
@@ -288,7 +314,8 @@ def translation_problems(msgid: str | tuple[str, ...], string: str | tuple[str, 
         extra = sorted(set(found) - numbers)
         if extra:
             out.append(f"{label} has number(s) the source lacks: {', '.join(map(str, extra))}")
-        lost = sorted(digits - set(found))
+        spelled = {n for n, ws in (words or {}).items() if any(w in form for w in ws)}
+        lost = sorted(digits - set(found) - spelled)
         if lost:
             out.append(f"{label} lacks number(s) {', '.join(map(str, lost))}")
         try:
@@ -311,10 +338,11 @@ def placeholder_problems(ctx: CheckContext, domain: str, style: PlaceholderStyle
     for lang, cat in cats.items():
         path = po_path(ctx.project.root, lang, domain)
         header = raw_plural_forms(path) or PLURAL_FORMS[lang]
+        declared = number_words(path)
         for msg in cat:
             if not msg.id or msg.fuzzy or not _translated(msg):  # a fuzzy guess is reported as fuzzy
                 continue
-            for what in translation_problems(msg.id, msg.string, header, style):
+            for what in translation_problems(msg.id, msg.string, header, style, declared):
                 problems.append(Problem(ctx.rel(path), msg.lineno, "", f"{lang}: {_key_text(message_key(msg))}: {what}",
                                         "placeholders and numbers come from the spec; never type them in"))
     return problems
@@ -409,3 +437,6 @@ from . import steps_check  # noqa: E402,F401  (registers its checks)
 
 # Terms: every catalog follows the termbase of the published sheets.
 from . import terms_check  # noqa: E402,F401  (registers its check)
+
+# The spec's examples hold for the reference engine built from the same spec.
+from . import scenarios_check  # noqa: E402,F401  (registers its check)

@@ -291,6 +291,7 @@ class ScenarioRun:
     sent: list[tuple[dict[str, Any], Any]] = field(default_factory=list)  # (request, reply) in order
     notes: list[str] = field(default_factory=list)  # representation differences (not failures)
     validate: Any = None  # (cmd, reply) -> schema problems, or None
+    position: bool = False  # start from the spec's opening position (`new_game.position`), not by the first lead
 
     def _request(self, req: dict[str, Any]) -> dict[str, Any]:
         reply = self.client.request(req)
@@ -319,6 +320,9 @@ class ScenarioRun:
             req["seed"] = self.seed
         else:
             req["hands"] = [list(h) for h in self.hands]
+            start = opening_position(req) if self.position else None
+            if start is not None:
+                req["position"] = start
         return req
 
     def _try(self, req: dict[str, Any]) -> None:
@@ -444,6 +448,18 @@ class ScenarioRun:
             self._expect("AI action", a["action"], self.ai_action)
         else:  # pragma: no cover - guarded by the template table
             raise KeyError(k)
+
+
+def opening_position(new_game: dict[str, Any]) -> dict[str, Any] | None:
+    """The spec's opening position of a game (who leads, an empty trick), from the reference."""
+    from ..protocol import Session
+    from .position import reference_rules
+
+    reply = Session(reference_rules()).handle({k: v for k, v in new_game.items() if k != "position"})
+    if not reply.get("ok"):
+        return None
+    s = reply["state"]
+    return {k: s[k] for k in ("to_act", "trick", "passed", "finished", "order", "scores")}
 
 
 def run_ops(client: Client, ops: tuple[Op, ...]) -> ScenarioRun:

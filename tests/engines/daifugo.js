@@ -7,6 +7,7 @@
 //   - a play of the same rank may follow (equality)               (equality = true)
 //   - a lone 3 of spades beats any single card
 //   - a player who goes out clears the trick at once; the next seat still in leads
+// It can start a game from a position (hello.options.position).
 // Representation choices (the rules are silent on them):
 //   - once a deal is over the last trick stays on the table and the order reads normal
 //   - cards listed highest first, "passed" in the order the seats passed, keys in another order
@@ -248,7 +249,7 @@ function handle(req) {
   switch (req.cmd) {
     case 'hello':
       return { ok: true, protocol: 1, name: 'daifugo-js', version: '0.3', variant: 'cardverse-president',
-        spec_version: '1.1.0', options: { players: [3, 4, 5, 6], revolution: [true, false], deals: true, seed: false } };
+        spec_version: '1.1.0', options: { players: [3, 4, 5, 6], revolution: [true, false], deals: true, seed: false, position: true } };
     case 'new_game': {
       const cfg = req.config || {};
       const n = cfg.players;
@@ -257,6 +258,15 @@ function handle(req) {
       if (!Number.isInteger(deals) || deals < 1) throw new Refusal('bad_config', 'game.end', 'deals >= 1');
       if (!req.hands) throw new Refusal('no_seed', 'setup.dealing', 'this engine cannot shuffle');
       table = new Table(n, cfg.revolution !== false, deals, checkHands(req.hands, n));
+      const p = req.position;
+      if (p) { // start mid-deal (hello.options.position)
+        table.turn = p.to_act;
+        table.trick = p.trick ? { cards: [...p.trick.cards], by: p.trick.by } : null;
+        table.passes = [...(p.passed || [])];
+        table.out = [...(p.finished || [])];
+        table.reversed = p.order === 'reversed';
+        if (p.scores) table.scores = [...p.scores];
+      }
       return { ok: true, state: table.wire() };
     }
     case 'quit':

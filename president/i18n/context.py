@@ -1,0 +1,177 @@
+"""Context for translators in rules.pot: which rule clauses a message states, and what each
+placeholder holds (`#.` comments written by `president i18n extract|update`).
+
+The clause ids come from sheet.j2 itself: every `sheet.item(text, clause ids...)` call names
+its clauses, and the messages it uses are found through the template's `set`/`append`
+statements, so a message used only under another spec's options is covered too.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from jinja2 import nodes
+
+from ..spec import Spec
+from .catalogs import Key, message_key
+
+#: What each placeholder of the rules domain holds, for the translator (`%(x)s` in a msgid).
+PLACEHOLDER_NOTES: dict[str, str] = {
+    "min": "a number from the spec (digits, written left to right)",
+    "max": "a number from the spec (digits, written left to right); with ngettext, it also picks the plural form",
+    "num": "the number that picks the plural form (digits)",
+    "card": "a card code such as 3♣ (rank, then the suit symbol of msgctxt 'suit'), kept left to right",
+    "rank": "a rank symbol of the spec (3 … 10, V, D, R, A, 2)",
+    "suit": "the translation of the suit symbol (msgctxt 'suit')",
+    "order": "the ranks from weakest to strongest, joined by the translation of msgctxt 'separator in a rank order'",
+    "top": "the strongest rank symbol in the normal order (e.g. 2)",
+    "bottom": "the weakest rank symbol in the normal order (e.g. 3)",
+    "deals": ("the number of deals as a phrase: the translation of 'one deal' or '%(num)d deal(s)' "
+              "(msgctxt 'number of deals'), inserted unchanged: translate that phrase in the grammatical "
+              "case the sentences using it need (in English both follow 'after'; Russian: genitive, "
+              "одного раунда)"),
+    "less": "the phrase of msgctxt 'points fewer per place' (e.g. 'one point less'), inserted unchanged",
+    "lowest": "the phrase of msgctxt 'points of the last place' (e.g. 'one point'), inserted unchanged",
+    "best": "the phrase of msgctxt \"exchange: the giver's best cards\" (e.g. 'their two best cards'), inserted unchanged",
+    "back": "the phrase of msgctxt 'exchange: cards chosen to give back', inserted unchanged",
+    "cards": "the phrase of msgctxt 'exchange: cards swapped by the vice-ranks' (e.g. 'one card'), inserted unchanged",
+    "from_players": "the phrase of msgctxt 'exchange: from how many players' (e.g. 'From four players on')",
+    "title": "a title of the spec, as translated under msgctxt 'title' (a name: keep its capital)",
+    "list": "the place-and-title phrases, joined by the translation of msgctxt 'separator between titles'",
+    "label": "the section name 'Variant played' (msgctxt 'section')",
+    "value": "the variant items, joined by ' · '",
+    "name": "the variant name of the spec (Latin script, e.g. CardVerse)",
+    "version": "the spec version, e.g. 1.1.0 (left to right)",
+    "setting": "an option as written in the protocol, e.g. revolution=false (never translated)",
+}
+
+_GETTEXT = {"_": 1, "gettext": 1, "ngettext": 1, "pgettext": 2, "npgettext": 2}
+_CLAUSE_ID = re.compile(r"^[a-z]+(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
+
+
+def _key_of(call: nodes.Call) -> Key | None:
+    if not isinstance(call.node, nodes.Name) or call.node.name not in _GETTEXT:
+        return None
+    args = call.args
+    if any(not isinstance(a, nodes.Const) for a in args[:_GETTEXT[call.node.name]]):
+        return None
+    if _GETTEXT[call.node.name] == 2:
+        return (args[0].value, args[1].value)
+    return (None, args[0].value)
+
+
+class _Deps:
+    """Messages, clause ids and names each template variable depends on."""
+
+    def __init__(self) -> None:
+        self.keys: dict[str, set[Key]] = {}
+        self.clauses: dict[str, set[str]] = {}
+        self.names: dict[str, set[str]] = {}
+
+    def add(self, name: str, expr: nodes.Node) -> None:
+        keys, clauses, names = _scan(expr)
+        self.keys.setdefault(name, set()).update(keys)
+        self.clauses.setdefault(name, set()).update(clauses)
+        self.names.setdefault(name, set()).update(names)
+
+    def resolve(self, names: set[str], what: str) -> set:
+        out: set = set()
+        seen: set[str] = set()
+        todo = list(names)
+        while todo:
+            n = todo.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            out |= getattr(self, what).get(n, set())
+            todo += self.names.get(n, set())
+        return out
+
+
+def _scan(expr: nodes.Node) -> tuple[set[Key], set[str], set[str]]:
+    keys = {k for c in expr.find_all(nodes.Call) if (k := _key_of(c))}
+    if isinstance(expr, nodes.Call) and (k := _key_of(expr)):
+        keys.add(k)
+    clauses = {c.value for c in expr.find_all(nodes.Const) if isinstance(c.value, str) and _CLAUSE_ID.match(c.value)}
+    if isinstance(expr, nodes.Const) and isinstance(expr.value, str) and _CLAUSE_ID.match(expr.value):
+        clauses.add(expr.value)
+    names = {n.name for n in expr.find_all(nodes.Name) if n.ctx == "load"}
+    if isinstance(expr, nodes.Name):
+        names.add(expr.name)
+    return keys, clauses, names
+
+
+def _level_of(test: nodes.Node) -> str | None:
+    """`level.id == "easy"` -> "easy"."""
+    if (isinstance(test, nodes.Compare) and isinstance(test.expr, nodes.Getattr) and test.expr.attr == "id"
+            and len(test.ops) == 1 and isinstance(test.ops[0].expr, nodes.Const)):
+        return test.ops[0].expr.value
+    return None
+
+
+def clause_map(spec: Spec, template: Path) -> dict[Key, set[str]]:
+    """(msgctxt, msgid) -> the clause ids of the sheet lines that use it."""
+    from .render import environment
+    ast = environment().parse(template.read_text(encoding="utf-8"))
+    deps = _Deps()
+    lines: list[tuple[nodes.Call, str | None]] = []
+    level_clause = {lv.id: lv.clause for lv in spec.ai_levels}
+
+    def walk(node: nodes.Node, level: str | None) -> None:
+        if isinstance(node, nodes.If):
+            inner = _level_of(node.test) or level
+            for child in node.body:
+                walk(child, inner)
+            for branch in [*node.elif_, *([] if not node.else_ else [nodes.If(nodes.Const(True), node.else_, [], [])])]:
+                walk(branch, level)
+            return
+        if isinstance(node, nodes.Assign) and isinstance(node.target, nodes.Name):
+            deps.add(node.target.name, node.node)
+        for call in ([node] if isinstance(node, nodes.Call) else []) + list(node.find_all(nodes.Call)) \
+                if isinstance(node, nodes.ExprStmt) else []:
+            target = call.node
+            if isinstance(target, nodes.Getattr) and isinstance(target.node, nodes.Name):
+                if target.node.name == "sheet" and target.attr in ("item", "para"):
+                    lines.append((call, level))
+                elif target.attr == "append":
+                    for arg in call.args:
+                        deps.add(target.node.name, arg)
+        for child in node.iter_child_nodes():
+            if not isinstance(node, nodes.If):
+                walk(child, level)
+
+    for child in ast.body:
+        walk(child, None)
+    out: dict[Key, set[str]] = {}
+    for call, level in lines:
+        keys, clauses, names = set(), set(), set()
+        for i, arg in enumerate([*call.args, *([call.dyn_args] if call.dyn_args else [])]):
+            k, c, n = _scan(arg)
+            keys |= k
+            names |= n
+            if i > 0 or arg is call.dyn_args:
+                clauses |= c | deps.resolve(n, "clauses")
+                if isinstance(arg, nodes.Getattr) and arg.attr == "clause" and level in level_clause:
+                    clauses.add(level_clause[level])
+        keys |= deps.resolve(names, "keys")
+        for key in keys:
+            out.setdefault(key, set()).update(clauses)
+    return out
+
+
+def annotate(catalog: Catalog, spec: Spec, template: Path) -> None:
+    """Add the clause-id and placeholder comments to every message of the rules template."""
+    clauses = clause_map(spec, template)
+    for msg in catalog:
+        if not msg.id:
+            continue
+        notes = []
+        ids = sorted(clauses.get(message_key(msg), ()))
+        if ids:
+            notes.append(f"rule clauses: {', '.join(ids)}")
+        texts = msg.id if isinstance(msg.id, (list, tuple)) else (msg.id,)
+        for name in dict.fromkeys(re.findall(r"%\(([a-z_]+)\)[sd]", " ".join(texts))):
+            if name in PLACEHOLDER_NOTES:
+                notes.append(f"%({name})s: {PLACEHOLDER_NOTES[name]}")
+        msg.auto_comments = [*msg.auto_comments, *(n for n in notes if n not in msg.auto_comments)]

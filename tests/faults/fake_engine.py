@@ -1,0 +1,92 @@
+"""Fake engines for the fault-injection suite: `python tests/faults/fake_engine.py MODE`.
+
+Each wraps the reference `Session` and breaks the protocol in one way (see MODES). Used by
+tests/faults/test_faults.py, which states the outcome the conformance runner must report.
+"""
+from __future__ import annotations
+
+import json
+import os
+import select
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from president.protocol import Session  # noqa: E402
+
+MODES = {
+    "hang": "answers hello, then never answers again (reads and ignores every request)",
+    "hang-at-start": "never answers anything, not even hello",
+    "crash": "exits with a message on stderr at the first act",
+    "log-stdout": "writes one log line on stdout before its first new_game reply, in every process",
+    "log-once": "writes one log line on stdout before one new_game reply, once in the whole run",
+    "log-at-start": "writes a log line on stdout as it starts, every time",
+    "out-of-order": "answers two requests that arrive together in swapped order",
+    "twice": "answers every new_game twice",
+    "slow": "answers every request after 0.2 s",
+    "deep-json": "answers hello with a JSON value nested 100000 deep",
+}
+
+
+def _lines():
+    """(line, whether another request is already waiting) for each request on stdin."""
+    buf = b""
+    while True:
+        while b"\n" not in buf:
+            chunk = os.read(0, 1 << 16)
+            if not chunk:
+                return
+            buf += chunk
+        line, buf = buf.split(b"\n", 1)
+        more = b"\n" in buf or bool(select.select([0], [], [], 0)[0])
+        if line.strip():
+            yield line, more
+
+
+def main(mode: str) -> int:
+    session = Session(name=f"fake-{mode}")
+    out = sys.stdout
+    logged = False
+    held: list[str] = []
+    if mode == "log-at-start":
+        out.write("engine starting up\n")
+        out.flush()
+    for line, more in _lines():
+        req = json.loads(line)
+        cmd = req.get("cmd")
+        if mode == "hang-at-start" or (mode == "hang" and cmd != "hello"):
+            continue
+        if mode == "crash" and cmd == "act":
+            print("fake engine: segmentation fault (simulated)", file=sys.stderr)
+            return 139
+        if mode == "slow":
+            time.sleep(0.2)
+        reply = json.dumps(session.handle(req)) + "\n"
+        if mode == "deep-json" and cmd == "hello":
+            reply = "[" * 100000 + "]" * 100000 + "\n"
+        if mode == "log-stdout" and cmd == "new_game" and not logged:
+            out.write("debug: new game starting\n")
+            logged = True
+        if mode == "log-once" and cmd == "new_game" and not os.path.exists(os.environ["FAKE_MARKER"]):
+            open(os.environ["FAKE_MARKER"], "w").close()
+            out.write("debug: new game starting\n")
+        if mode == "twice" and cmd == "new_game":
+            out.write(reply)
+        if mode == "out-of-order" and (held or more):
+            held.append(reply)
+            if len(held) == 2:
+                out.write(held[1] + held[0])
+                held.clear()
+                out.flush()
+            continue
+        out.write(reply)
+        out.flush()
+        if cmd == "quit":
+            return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
