@@ -44,7 +44,7 @@ from .medium import medium, medium_give, medium_move
 WORK = 7_000
 MIN_ITER, MAX_ITER = 50, 450
 #: UCB1 exploration constant (rewards are scaled to 0..1).
-UCB_C = 0.6
+UCB_C = 0.2
 #: Probability that a playout step (resp. an opponent step in the tree) is a random candidate play
 #: instead of the medium policy's.
 PLAYOUT_NOISE = 0.02
