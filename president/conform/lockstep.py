@@ -19,7 +19,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .. import wire
 from ..cards import parse_cards
 from ..engine import Config, Ruleset
 from ..protocol import Session
@@ -27,7 +26,7 @@ from ..scenarios.model import action_notation, canonical_state, card_key, check_
 from ..scenarios.position import PositionError, game_from_state
 from ..spec import Spec
 from .client import Client, EngineDied, EngineTimeout, ProtocolViolation
-from .diagnose import Evidence, Finding, diverge, note_kind, representation_notes, rule_view
+from .diagnose import Evidence, Finding, SchemaSampler, diverge, note_kind, representation_notes, rule_view
 from .houserules import HOUSE_RULES, HouseRule, describe, explain
 
 #: Protocol option names of the house rules (docs/protocol.md), besides revolution and deals.
@@ -206,19 +205,18 @@ class Checker:
 
     def __init__(self, result: LockstepResult):
         self.result = result
-        self.validated: set[str] = set()
+        self.schemas = SchemaSampler()
 
     def check(self, req: dict[str, Any], expected: dict[str, Any], actual: Any,
               before: dict[str, Any] | None, refusal: Any) -> Finding | None:
         cmd = req["cmd"]
         if actual == expected:
             return None
-        kind = (cmd, actual.get("ok") if isinstance(actual, dict) else None)
-        if kind not in self.validated or not isinstance(actual, dict) or not isinstance(actual.get("ok"), bool):
-            self.validated.add(kind)  # the schemas, once per command and outcome (~15 ms a reply)
-            problems = wire.reply_problems(cmd, actual)
-            if problems:
-                return Finding("protocol", f"malformed reply to {cmd}: {'; '.join(problems[:2])}", kind="protocol")
+        problems = self.schemas(cmd, actual)  # the first reply of each shape (~15 ms a reply)
+        if problems:
+            return Finding("protocol", f"malformed reply to {cmd}: {'; '.join(problems[:2])}", kind="protocol")
+        if not isinstance(actual, dict) or not isinstance(actual.get("ok"), bool):
+            return Finding("protocol", f"reply to {cmd} lacks a boolean ok: {actual!r}"[:200], kind="protocol")
         if actual["ok"] and "state" in actual:
             try:
                 check_state_shape(actual["state"])
