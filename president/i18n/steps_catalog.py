@@ -92,8 +92,9 @@ def _source_lines(path: Path, rel: str) -> Callable[[str], list[Location]]:
 
 
 def _spec_rel(spec: Spec) -> str:
+    """The spec as the project keeps it: a copy elsewhere (--spec) is referenced as spec/president.yaml."""
     path = Path(spec.path or "spec/president.yaml")
-    return f"{path.parent.name}/{path.name}" if path.parent.name else path.name
+    return f"spec/{path.name}" if path.parent.name == "spec" else "spec/president.yaml"
 
 
 def template_messages(spec: Spec) -> list[tuple[str, str, list[str], list[Location]]]:
