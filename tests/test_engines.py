@@ -28,9 +28,14 @@ def _diagnose(command: str, games: int = 40):
 @needs_node
 def test_daifugo_js_four_house_rules_named_and_explained():
     run, devs, notes = _diagnose(f"{NODE} {ENGINES / 'daifugo.js'}")
-    assert devs == {("setup.first-lead", 'first_lead="holder:3C"'), ("play.strictly-higher", "equality=true"),
-                    ("play.strictly-higher", "a lone 3 of spades beats any single"),
-                    ("trick.end", "going out clears the trick at once")}
+    # its equality lets an equal rank follow without skipping the next seat (the spec's
+    # equality=true skips it): replayed on the reference, equality=true reproduces the equal plays
+    # it lists, not the turn that follows one
+    no_skip = {(c, t) for c, t in devs if "without skipping the next seat" in t}
+    assert no_skip and {c for c, _ in no_skip} <= {"play.strictly-higher", "turn.order"}
+    assert devs - no_skip == {("setup.first-lead", 'first_lead="holder:3C"'), ("play.strictly-higher", "equality=true"),
+                              ("play.strictly-higher", "a lone 3 of spades beats any single"),
+                              ("trick.end", "going out clears the trick at once")}
     by = {(d.clause, d.house_rule.label if d.house_rule else d.description): d for d in run.deviations}
     first = by[("setup.first-lead", 'first_lead="holder:3C"')]
     assert first.games >= 10 and '"first_lead": ["holder:3C"]' in first.house_rule.hello_line
@@ -45,7 +50,8 @@ def test_daifugo_js_four_house_rules_named_and_explained():
     # every deviation comes with a minimal scenario, ready to paste
     lead = by[("setup.first-lead", 'first_lead="holder:3C"')].gherkin
     assert lead and "@setup.first-lead" in lead and "Then seat 0 is to act" in lead and lead.count("holds") == 3
-    assert all(d.gherkin for d in run.deviations)
+    assert all(d.gherkin for d in run.deviations if (d.clause, d.house_rule.label if d.house_rule else d.description)
+               not in no_skip)
     assert run.lock.games == 40 and run.lock.steps > 100
     text = report.summary_text(run)
     assert "SKIP 5 scenario(s): engine does not declare options.seed" in text  # one line per reason
@@ -59,10 +65,14 @@ def test_daifugo_js_four_house_rules_named_and_explained():
 @needs_node
 def test_tycoon_js_explained_and_unexplained_rules():
     run, devs, notes = _diagnose(f"{NODE} {ENGINES / 'tycoon.js'}")
-    assert devs == {("setup.first-lead", 'first_lead="holder:3C"'), ("score.points", 'scoring="president_only"'),
+    # a behaviour that reads like one of its house rules but that the reference, replayed with that
+    # option, does not reproduce is named as such, never counted as explained
+    unconfirmed = {(c, t) for c, t in devs if t.startswith("looks like house rule")}
+    assert all("revolution=false" in t or 'scoring="president_only"' in t for _, t in unconfirmed)
+    assert devs - unconfirmed == {("setup.first-lead", 'first_lead="holder:3C"'), ("score.points", 'scoring="president_only"'),
                     ("revolution.quad-reverses", "revolution=false"),
                     ("trick.end", "eights stop the trick: whoever plays 8s takes it at once")}
-    by = {d.clause: d for d in run.deviations}
+    by = {d.clause: d for d in run.deviations if d.house_rule or d.clause == "trick.end"}
     assert by["revolution.quad-reverses"].house_rule.hello_line == '"options": {"revolution": [false]}'
     assert by["score.points"].scenarios and not any(d.declared for d in run.deviations)
     assert run.failing

@@ -1,10 +1,11 @@
 """House-rule explanations: which known house rule makes the reference do what the engine did.
 
-For a deviation, each house rule bearing on its clause is tried. Options the reference engine
-accepts in `new_game.config` (today `revolution`; the others once the engine has them) are tried
-by replaying the evidence on the reference with `config[X] = v`; where the reference cannot play
-the option yet, the rule's own reading of the evidence decides (e.g. `equality`: the engine let an
-equal rank follow). The protocol option names are those of docs/protocol.md (`hello.options`).
+For a deviation, each house rule bearing on its clause is tried. An option the reference engine
+plays (every option of `spec.options`: it accepts them in `new_game.config`) is confirmed only by
+replaying the evidence on the reference with `config[X] = v` (plus the house rules already
+explained earlier in the same game): X=v explains the deviation when the reference then replies
+as the engine did. Only for an option the reference cannot play does the rule's own reading of the
+evidence decide. The protocol option names are those of docs/protocol.md (`hello.options`).
 """
 from __future__ import annotations
 
@@ -36,6 +37,10 @@ class HouseRule:
     @property
     def hello_line(self) -> str:
         return f'"options": {{"{self.option}": [{_json(self.value)}]}}'
+
+
+def _never(ev: Evidence) -> bool:
+    return False
 
 
 def _json(v: Any) -> str:
@@ -70,6 +75,15 @@ def _equal_rank(ev: Evidence) -> bool:
     trick = (ev.before or {}).get("trick")
     plays = _plays(ev)
     return bool(trick and plays) and all(p and _rank(p[0]) == _rank(trick["cards"][0]) for p in plays)
+
+
+def _equal_without_skip(ev: Evidence) -> bool:
+    """An equal rank followed, but the next seat was not skipped (the spec's equality skips it)."""
+    req, trick = ev.requests[-1], (ev.before or {}).get("trick")
+    cards = (req.get("action") or {}).get("cards") or []
+    if req.get("cmd") == "act" and trick and cards and _rank(cards[0]) == _rank(trick["cards"][0]):
+        return True
+    return _equal_rank(ev)
 
 
 def _lone_three_spades(ev: Evidence) -> bool:
@@ -141,6 +155,13 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule("equality", True, ("play.strictly-higher",), _equal_rank, "a play of the same rank may follow"),
     HouseRule("leader_may_pass", True, ("lead.must-play",), _leader_passes, "the leader of an empty trick may pass"),
     HouseRule("scoring", "president_only", ("score.points",), _president_only, "only the President scores (1 point)"),
+    HouseRule("scoring", "none", ("score.points",), _never, "no points are scored"),
+    HouseRule("sequences", True, ("play.same-rank", "setup.no-jokers-sequences"), _never,
+              "a run of consecutive ranks may be played"),
+    HouseRule("jokers", 1, ("setup.no-jokers-sequences", "play.same-rank", "play.strictly-higher"), _never,
+              "the deck has one joker"),
+    HouseRule("jokers", 2, ("setup.no-jokers-sequences", "play.same-rank", "play.strictly-higher"), _never,
+              "the deck has two jokers"),
     HouseRule("revolution", False, ("revolution.quad-reverses", "revolution.again", "revolution.no-clear"),
               _quad_keeps_order, "no revolution: a quad does not reverse the order"),
 )
@@ -149,6 +170,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
 KNOWN_UNOPTIONED: tuple[tuple[str, Callable[[Evidence], bool]], ...] = (
     ("eights stop the trick: whoever plays 8s takes it at once", _eights_stop),
     ("a lone 3 of spades beats any single", _lone_three_spades),
+    ("a play of the same rank may follow, without skipping the next seat (equality=true skips it)",
+     _equal_without_skip),
     ("a pass is not final: a seat that passed plays again after a new play", _pass_not_final),
     ("going out clears the trick at once", _going_out_clears),
 )
@@ -158,33 +181,39 @@ def describe(ev: Evidence, seen: set[str] | frozenset[str] = frozenset()) -> str
     """A plain description of an unexplained behaviour, when one of the known ones fits (one
     already `seen` on this engine first: a going-out play of 8s fits two of them)."""
     fits = [text for text, reads in KNOWN_UNOPTIONED if reads(ev)]
+    fits += [f"looks like house rule {r.label} ({r.sentence}), but replaying on the reference with it "
+             "does not reproduce the engine" for r in HOUSE_RULES if ev.clause in r.clauses and r.reads(ev)]
     return next((t for t in fits if t in seen), fits[0] if fits else "")
 
 
 def explain(ev: Evidence, replay: Callable[[list[dict[str, Any]]], dict[str, Any] | None],
-            reference_options: set[str]) -> HouseRule | None:
+            reference_options: set[str], already: dict[str, Any] | None = None) -> HouseRule | None:
     """The house rule that explains the evidence, or None.
 
     `replay(requests)` runs requests on a fresh reference and returns its reply to the last one
-    (None when the reference refuses the variant's config)."""
+    (None when the reference refuses the variant's config). `already`: the options of the house
+    rules explained earlier in the same game, kept in the replay's config."""
     for rule in HOUSE_RULES:
         if ev.clause not in rule.clauses:
             continue
         if rule.option in reference_options:
-            reply = _variant_reply(ev, rule, replay)
-            if reply is not None and _same(reply, ev.actual):
-                return rule
-        if rule.reads(ev):
+            # with the rules already explained in this game, else alone (the reference refuses e.g.
+            # first_lead="holder:3C" on a deal where nobody holds 3C)
+            for base in ([already, {}] if already else [{}]):
+                reply = _variant_reply(ev, rule, replay, base)
+                if reply is not None and _same(reply, ev.actual):
+                    return rule
+        elif rule.reads(ev):
             return rule
     return None
 
 
-def _variant_reply(ev: Evidence, rule: HouseRule, replay: Callable[[list[dict[str, Any]]], dict[str, Any] | None]
-                   ) -> dict[str, Any] | None:
-    first = dict(ev.requests[0])
+def _variant_reply(ev: Evidence, rule: HouseRule, replay: Callable[[list[dict[str, Any]]], dict[str, Any] | None],
+                   already: dict[str, Any]) -> dict[str, Any] | None:
+    first = dict(ev.requests[0]) if ev.requests else {}
     if first.get("cmd") != "new_game":
         return None
-    first["config"] = dict(first.get("config") or {}, **{rule.option: rule.value})
+    first["config"] = {**(first.get("config") or {}), **already, rule.option: rule.value}
     return replay([first] + ev.requests[1:])
 
 

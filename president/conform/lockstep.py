@@ -316,6 +316,7 @@ class _Game:
         self.checker = checker
         self.history: list[dict[str, Any]] = []  # requests the engine saw in this game, in order
         self.follows = 0
+        self.explained: dict[str, Any] = {}  # house rules explained so far in this game (option -> value)
 
     def compare_plan(self, plan: list[tuple[dict, dict]], replies: list[Any]) -> None:
         before: dict[str, Any] | None = None
@@ -349,7 +350,9 @@ class _Game:
             return False
         ev = Evidence(list(self.history), expected, actual, rule_view(before) if before else None, finding.clause)
         div.evidence = ev
-        rule = explain(ev, replay_on_reference(self.rules), self.ref_options)
+        rule = explain(ev, replay_on_reference(self.rules), self.ref_options, self.explained)
+        if rule is not None:
+            self.explained[rule.option] = rule.value
         key = (finding.clause, rule.label if rule else describe(ev, {d.description for d in res.deviations.values()}))
         if key in res.deviations:
             dev = res.deviations[key]
@@ -370,11 +373,9 @@ class _Game:
         self.follows += 1
         try:
             ref = _reference_at(self.history[:-1], self.rules)
-            if ref.game is None:  # the divergence is in new_game itself
-                config = self.history[0]["config"]
-                game_config = self.rules.config(config["players"], config.get("revolution"), config.get("deals"))
-            else:
-                game_config = ref.game.config
+            # the reference goes on as the variant: the table's config plus the house rules explained so far
+            config = dict(self.history[0]["config"], **self.explained)
+            game_config = self.rules.config(**config)
             replies = self.client.pipeline(self.history)
             state = replies[-1].get("state") if replies[-1].get("ok") else None
             if req["cmd"] == "legal":
@@ -405,6 +406,7 @@ class _Game:
         """From the engine's position: the reference plays on, each request compared at once."""
         while True:
             ref = Session(self.rules)
+            config = self.rules.config(**dict(self.history[0]["config"], **self.explained))
             ref.game = game_from_state(self.rules, config, canonical_state(state), last_ranking)
             before: dict[str, Any] = ref.game.to_wire()
             players = len(before["hands"])
