@@ -93,11 +93,14 @@ def test_tycoon_js_declaring_its_house_rules_is_judged_against_them():
     assert not by["option.first-lead.holder"].declared and "option.scoring.none" in by
 
 
-def test_pyres_house_declares_no_revolution_and_breaks_three_rules():
+def test_pyres_house_declares_no_revolution_and_its_three_rules_are_found():
     run, devs, notes = _diagnose(f"{sys.executable} {ENGINES / 'pyres.py'} house")
     clauses = {c for c, _ in devs}
     assert ("lead.must-play", "leader_may_pass=true") in devs
     assert ("pass.final", "a pass is not final: a seat that passed plays again after a new play") in devs
+    # scenarios no longer all require revolution: the ones ending a deal show its President-only
+    # scoring, confirmed by replaying them on the reference with scoring="president_only"
+    assert ("score.points", 'scoring="president_only"') in devs
     assert clauses <= {"lead.must-play", "pass.final", "score.points"}  # one deviation per behaviour
     pass_final = next(d for d in run.deviations if d.clause == "pass.final")
     assert pass_final.house_rule is None and set(pass_final.also) <= {"trick.end"}
@@ -107,16 +110,35 @@ def test_pyres_house_declares_no_revolution_and_breaks_three_rules():
     assert not any(d.clause == "revolution.option-off" for d in run.lock.divergences)
 
 
-def test_pyres_house_president_only_scoring_is_explained():
-    from president.conform.houserules import HOUSE_RULES
+@pytest.mark.parametrize("scoring", ["president_only", "none"])
+def test_a_scoring_house_rule_is_confirmed_by_replaying_it_on_the_reference(scoring):
     from president.conform.diagnose import Evidence
+    from president.conform.houserules import explain
+    from president.conform.lockstep import replay_on_reference
+    from president.engine import Ruleset
+    from president.protocol import Session
 
-    rule = next(r for r in HOUSE_RULES if r.option == "scoring")
-    before = {"scores": [3, 0, 0], "phase": "play"}
-    ev = Evidence([{"cmd": "new_game"}], {"ok": True, "state": {"phase": "game_over", "finished": [1, 0, 2], "scores": [5, 3, 1]}},
-                  {"ok": True, "state": {"phase": "game_over", "finished": [1, 0, 2], "scores": [3, 1, 0]}}, before,
-                  "score.points")
-    assert rule.reads(ev)
+    rules = Ruleset.from_spec()
+    game = [{"cmd": "new_game", "config": {"players": 3}, "hands": [["AC"], ["3C", "5D"], ["4C"]]},
+            {"cmd": "act", "player": 0, "action": {"type": "play", "cards": ["AC"]}},
+            {"cmd": "act", "player": 1, "action": {"type": "pass"}},
+            {"cmd": "act", "player": 2, "action": {"type": "pass"}},
+            {"cmd": "act", "player": 1, "action": {"type": "play", "cards": ["3C"]}},
+            {"cmd": "act", "player": 2, "action": {"type": "play", "cards": ["4C"]}}]
+
+    def last(config):
+        s = Session(rules)
+        replies = [s.handle(dict(r, config={**r["config"], **config}) if "config" in r else r) for r in game]
+        return replies[-2]["state"], replies[-1]
+
+    before, expected = last({})
+    _, actual = last({"scoring": scoring})  # an engine that plays the house rule
+    assert expected["state"]["scores"] != actual["state"]["scores"]
+    ev = Evidence(game, expected, actual, before, "score.points")
+    rule = explain(ev, replay_on_reference(rules), {"scoring"})
+    assert rule is not None and rule.label == f'scoring="{scoring}"'
+    # an option the reference could not play would only be named by reading the evidence
+    assert (explain(ev, replay_on_reference(rules), set()) is not None) == (scoring == "president_only")
 
 
 def test_representation_only_engine_has_no_failure_and_its_notes(tmp_path):
