@@ -97,7 +97,7 @@ def test_bad_input_gets_an_error_code_and_changes_nothing():
 def test_replies_conform_to_the_schemas_under_random_play():
     rng = random.Random(5)
     s = Session()
-    for seed in range(30):
+    for seed in range(8):
         n = rng.randint(3, 6)
         req = {"cmd": "new_game", "config": {"players": n, "deals": 2}, "seed": seed}
         assert request_problems(req) == []
