@@ -3,15 +3,14 @@ and a progress line on stderr when it is a terminal."""
 from __future__ import annotations
 
 import math
-import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import click
 
+from .atomic import StagingError, replace_all
 from .errors import PresidentError
 
 
@@ -45,20 +44,12 @@ def check_output(path: Path | None, option: str) -> None:
 
 
 def write_output(path: Path, text: str, option: str) -> None:
-    """Write a report file whole (temporary file beside it, then a rename): never a partial file."""
-    path = Path(path)
-    tmp = None
+    """Write a report file whole (`president.atomic.replace_all`): never a partial file."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or Path("."))
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise PresidentError(f"cannot write {option} {path}: {exc.strerror or exc} "
+        replace_all({Path(path): text.encode("utf-8")})
+    except StagingError as exc:
+        raise PresidentError(f"cannot write {option} {path}: {exc.error.strerror or exc.error} "
                              "(choose a writable place)") from None
-    finally:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 class ProgressLine:

@@ -8,8 +8,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import importlib
-import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +15,7 @@ from typing import Callable
 
 import jinja2
 
+from ..atomic import StagingError, replace_all
 from ..errors import Problem
 from ..resources import project_root
 from ..spec import Spec, load_spec, parse_spec
@@ -151,43 +150,29 @@ def _write_error(path: Path, exc: OSError) -> BuildError:
 
 
 def write_files(files: dict[Path, bytes]) -> list[Path]:
-    """Write every changed file or none: stage each one in a temporary file beside its target,
-    then rename them all into place. On any failure the staged files and the folders made for
-    them are removed, nothing else has changed, and BuildError names the path and the reason.
+    """Write every changed file or none (`president.atomic.replace_all`), making the folders they
+    need. On any failure the staged files and the folders made for them are removed, nothing else
+    has changed, and BuildError names the path and the reason.
     Returns the paths written (unchanged files are not touched)."""
     changed = {path: data for path, data in files.items() if not _unchanged(path, data)}
     made: list[Path] = []
-    staged: list[tuple[str, Path]] = []
-    current = Path()
     try:
-        for path, data in changed.items():
-            current = path
+        for path in changed:
             missing = [d for d in (path.parent, *path.parent.parents) if not d.exists()]
             for folder in reversed(missing):
-                folder.mkdir()
+                try:
+                    folder.mkdir()
+                except OSError as exc:
+                    raise StagingError(path, exc) from None
                 made.append(folder)
-            if path.is_dir():
-                raise IsADirectoryError(21, "a folder is in the way", str(path))
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            staged.append((tmp, path))
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-        for tmp, path in staged:
-            current = path
-            os.replace(tmp, path)
-    except OSError as exc:
-        for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
+        replace_all(changed)
+    except StagingError as exc:
         for folder in reversed(made):
             try:
                 folder.rmdir()
             except OSError:
                 pass
-        raise _write_error(current, exc) from None
-    except BaseException:  # Ctrl-C while staging: leave nothing behind
-        for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
-        raise
+        raise _write_error(exc.path, exc.error) from None
     return list(changed)
 
 
