@@ -15,3 +15,5 @@ if [ -n "${CLUSTER:-}" ]; then where=(--cluster "$CLUSTER"); fi
 president tournament --seats hard,medium,medium,medium --games "$games" --seed 1 "${where[@]}" --json "$out/hard_vs_medium.json"
 president tournament --seats medium,easy,easy,easy --games "$((games * 10))" --seed 1 "${where[@]}" --json "$out/medium_vs_easy.json"
 president tournament --ladder easy,medium,hard --games "$games" --seed 1 "${where[@]}" --json "$out/ladder.json" --plot "$out/ladder.svg"
+# how much of hard's gap to the targets is information (a diagnostic that reads hidden hands on purpose)
+python benchmarks/hard_information.py "$games" --jobs "$jobs" | tee "$out/hard_information.txt"

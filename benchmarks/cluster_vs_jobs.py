@@ -10,6 +10,7 @@ JSON results agree on every outcome figure (decision times differ from run to ru
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 import tempfile
@@ -42,7 +43,11 @@ def main() -> int:
     same = all(a[k] == b[k] for k in OUTCOMES)
     print(json.dumps({"games": games, "seats": seats, "workers": workers, "cluster_s": round(t_cluster, 1),
                       "jobs_s": round(t_jobs, 1), "identical_outcomes": same,
-                      "president_rate": a["president_rate"], "mean_points": a["mean_points"]}, indent=2))
+                      "president_rate": a["president_rate"],
+                      "president_ci95": [round(1.96 * math.sqrt(r * (1 - r) / games), 4) for r in a["president_rate"]],
+                      "mean_points": a["mean_points"], "points_ci95": a["ci95"],
+                      "decision_ms_p50_jobs": b["decision_ms_p50"], "decision_ms_p99_jobs": b["decision_ms_p99"]},
+                     indent=2))
     return 0 if same else 1
 
 

@@ -259,3 +259,14 @@ def test_medium_beats_easy_significantly():
     assert pts[0] - ci[0] > max(pts[1:]), r
     gain, half = paired_gain("medium", "easy", 300, seed=11)
     assert gain - half > 0, (gain, half)
+
+
+@pytest.mark.parametrize("scoring, president, second, last", [
+    ("places", 1.0, 3 / 7, 1 / 7),          # 4, 3, 2, 1 points plus the bonus of 3 for President
+    ("president_only", 1.0, 0.0, 0.0),      # only President scores: second place is worth no more than last
+    ("none", 1.0, 3 / 7, 1 / 7),            # nothing scores: the places still rank the players
+])
+def test_hard_aims_for_what_the_games_scoring_pays(scoring, president, second, last):
+    g = GameState.new(players=4, seed=3, scoring=scoring)
+    reward = [hard_ai.place_reward(g, place) for place in (1, 2, 4)]
+    assert reward == pytest.approx([president, second, last])

@@ -21,9 +21,9 @@ per information set rather than per world (no strategy fusion over its own moves
 are chosen by UCB1 among candidates (one per rank and size; medium's choice first); opponents act
 per seat, each from its own determinized hand, by the opponent model with a little noise
 (`OPP_NOISE`), and the tree branches on what they do. Below the tree the deal is played out by the
-medium policy with noise (`PLAYOUT_NOISE`). The reward is the points of hard's place, plus a bonus
-for President. Every step goes through the engine (`apply`, `legal_actions`): the rules of turns,
-tricks, revolutions and exchanges live there only.
+medium policy with noise (`PLAYOUT_NOISE`). The reward is the points the game's scoring gives hard's
+place, plus a bonus for President (`place_reward`). Every step goes through the engine (`apply`,
+`legal_actions`): the rules of turns, tricks, revolutions and exchanges live there only.
 
 The work is fixed by the position (iterations = `WORK` / cards still in hands, clamped), never by a
 clock, so a decision depends only on the observation and the seeded rng.
@@ -49,7 +49,7 @@ UCB_C = 0.2
 #: instead of the medium policy's.
 PLAYOUT_NOISE = 0.02
 OPP_NOISE = 0.0
-#: Rewards: the points of the place (n for President ... 1 for last), plus this for being President.
+#: Rewards: the points of the place under the game's scoring (`place_reward`), plus this for President.
 PRESIDENT_BONUS = 3
 #: Belief chain: a swap of two hidden cards that explains `d` more opponent decisions than before
 #: is kept with probability exp(-BETA * d); one world is taken every THIN steps after BURN_IN.
@@ -302,9 +302,18 @@ def _reward(g: GameState, me: int, rng: random.Random) -> float:
             if a is None:
                 a = model_play(*key)
             apply(a)
-    n = g.n
-    pts = n - g.finished.index(me)
-    return (pts + PRESIDENT_BONUS if pts == n else pts) / (n + PRESIDENT_BONUS)
+    return place_reward(g, g.finished.index(me) + 1)
+
+
+def place_reward(g: GameState, place: int) -> float:
+    """The search's reward for finishing at `place` (1 = President), scaled to 0..1: the points the
+    game's scoring gives that place, plus PRESIDENT_BONUS for President. With `scoring: none` the
+    places still rank the players, so it aims for them as `places` scores them."""
+    n, scheme = g.n, g.config.scoring
+    if scheme == "none":
+        scheme = "places"
+    points, top = g.rules.points(place, n, scheme), g.rules.points(1, n, scheme)
+    return (points + (PRESIDENT_BONUS if place == 1 else 0)) / (top + PRESIDENT_BONUS)
 
 
 def iterations(obs: Observation) -> int:
