@@ -29,7 +29,7 @@ from multiprocessing import Pool
 from president.ai import hard as H
 from president.ai.medium import medium, medium_play
 from president.engine import GameState, Phase, Ruleset
-from president.tournament import game_seed
+from president.tournament import game_seed, wald95
 
 WORLDS = 40
 ARMS = {"belief": None, "oracle@0": 0, "oracle@8": 8, "oracle@20": 20, "oracle@32": 32}
@@ -110,11 +110,12 @@ def main() -> None:
     for arm in arms:
         places = [p for a, p, _ in results if a == arm]
         n = len(places)
-        rate = sum(p == 1 for p in places) / n
+        presidents = sum(p == 1 for p in places)
+        rate = presidents / n
         pts = [5 - p for p in places]
         mean = statistics.mean(pts)
         ci = 1.96 * statistics.stdev(pts) / math.sqrt(n)
-        print(f"{arm:<10} {rate:>8.1%} ± {1.96 * math.sqrt(rate * (1 - rate) / n):>5.1%} {mean:>7.3f} ± {ci:.3f}")
+        print(f"{arm:<10} {rate:>8.1%} ± {wald95(presidents, n):>5.1%} {mean:>7.3f} ± {ci:.3f}")
     stats = [s for a, _, st in results if a == "belief" for s in st]
     if stats:
         print("\nbelief chain, by cards played: share of hidden cards in the right hand (blind guess 33%), distinct worlds of", WORLDS)

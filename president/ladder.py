@@ -10,7 +10,6 @@ the mean points per deal; `plot()` draws the President rate against games played
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import combinations_with_replacement
@@ -18,7 +17,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .errors import PresidentError
-from .tournament import GameResult
+from .tournament import GameResult, wald95
 
 
 def seatings(levels: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -53,14 +52,6 @@ class LevelStats:
     @property
     def ci95(self) -> float:
         return wald95(self.presidents, self.deals)
-
-
-def wald95(hits: int, trials: int) -> float:
-    """Half-width of the normal-approximation 95% interval of a rate."""
-    if not trials:
-        return 0.0
-    p = hits / trials
-    return 1.96 * math.sqrt(p * (1 - p) / trials)
 
 
 def rate(seating_of: Callable[[int], Sequence[str]], results: Sequence[GameResult]) -> list[LevelStats]:

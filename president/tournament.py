@@ -126,13 +126,21 @@ def _percentile(values: Sequence[float], q: float) -> float:
     return s[i]
 
 
+def wald95(hits: int, trials: int) -> float:
+    """Half-width of the normal-approximation 95% interval of a rate."""
+    if not trials:
+        return 0.0
+    p = hits / trials
+    return 1.96 * math.sqrt(p * (1 - p) / trials)
+
+
 def summarize(levels: Sequence[str], results: Sequence[GameResult], deals: int) -> dict:
-    """Per entry of --seats, in order: mean points (95% CI), President and last-place rates,
-    decision time p50/p99 (ms)."""
+    """Per entry of --seats, in order: mean points (95% CI), President rate (95% CI), last-place
+    rate, decision time p50/p99 (ms)."""
     n = len(levels)
     games = len(results)
     out: dict = {"seats": list(levels), "games": games, "deals": deals, "mean_points": [], "ci95": [],
-                 "president_rate": [], "last_rate": [], "decision_ms_mean": [], "decision_ms_p50": [],
+                 "president_rate": [], "president_ci95": [], "last_rate": [], "decision_ms_mean": [], "decision_ms_p50": [],
                  "decision_ms_p99": [], "decisions": []}
     for e in range(n):
         pts = [r.points[e] for r in results]
@@ -143,6 +151,7 @@ def summarize(levels: Sequence[str], results: Sequence[GameResult], deals: int) 
         out["mean_points"].append(round(mean, 4))
         out["ci95"].append(round(1.96 * math.sqrt(var / games), 4) if games else 0.0)
         out["president_rate"].append(round(places.count(1) / len(places), 4) if places else 0.0)
+        out["president_ci95"].append(round(wald95(places.count(1), len(places)), 4))
         out["last_rate"].append(round(places.count(n) / len(places), 4) if places else 0.0)
         out["decision_ms_mean"].append(round(sum(ms) / len(ms), 3) if ms else 0.0)
         out["decision_ms_p50"].append(round(_percentile(ms, 50), 3))

@@ -37,6 +37,8 @@ def test_summary_fields_and_ranges():
         assert len(r[key]) == 4
     assert abs(sum(r["president_rate"]) - 1) < 1e-9 and abs(sum(r["last_rate"]) - 1) < 1e-9
     assert abs(sum(r["mean_points"]) - 10) < 1e-9  # 4+3+2+1 per deal
+    for rate, half in zip(r["president_rate"], r["president_ci95"]):  # the Wald interval of 40 deals
+        assert half == round(1.96 * (rate * (1 - rate) / 40) ** 0.5, 4)
 
 
 def test_cli_writes_json(tmp_path):
