@@ -1,9 +1,32 @@
-"""Shared pytest hooks: figures measured by tests are printed after the run, not among the dots.
+"""Shared pytest hooks: figures measured by tests are printed after the run, not among the dots;
+and `benchmark_module`, which loads a script of benchmarks/ for the tests that keep it working.
 
 A test records a figure with `record_property("president_summary", line)`; user properties travel
 with the test report, so this works with and without pytest-xdist workers.
 """
 from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def load_benchmark(name: str) -> ModuleType:
+    """benchmarks/<name>.py as a module (the benchmarks are scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return mod
+
+
+@pytest.fixture(scope="session")
+def benchmark_module():
+    """The loader of benchmark scripts, for the tests that keep them working."""
+    return load_benchmark
 
 
 def pytest_runtest_logreport(report) -> None:  # noqa: ANN001

@@ -2,21 +2,14 @@
 play whole deals with legal moves, and the belief statistics are shares and world counts."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 from president.engine import GameState, Phase, Ruleset
 
-PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "hard_information.py"
-
 
 @pytest.fixture(scope="module")
-def diag():
-    spec = importlib.util.spec_from_file_location("hard_information", PATH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+def diag(benchmark_module):
+    mod = benchmark_module("hard_information")
     mod.WORLDS = 8
     return mod
 
