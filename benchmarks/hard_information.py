@@ -21,7 +21,6 @@ planner at seat g mod 4), so an arm's figures are reproducible.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 from multiprocessing import Pool
@@ -29,7 +28,7 @@ from multiprocessing import Pool
 from president.ai import hard as H
 from president.ai.medium import medium, medium_play
 from president.engine import GameState, Phase, Ruleset
-from president.tournament import game_seed, wald95
+from president.tournament import game_seed, mean_ci95, wald95
 
 WORLDS = 40
 ARMS = {"belief": None, "oracle@0": 0, "oracle@8": 8, "oracle@20": 20, "oracle@32": 32}
@@ -40,9 +39,7 @@ def playout(g: GameState, me: int) -> float:
     hands = g.hands
     while g.phase == Phase.PLAY and hands[me]:
         g.apply(medium_play(hands[g.to_act], g.trick, g.reversed))  # type: ignore[index]
-    n = g.n
-    pts = n - g.finished.index(me)
-    return (pts + H.PRESIDENT_BONUS if pts == n else pts) / (n + H.PRESIDENT_BONUS)
+    return H.place_reward(g, g.finished.index(me) + 1)
 
 
 def plan(obs, legal, worlds) -> int:
@@ -105,6 +102,7 @@ def main() -> None:
     tasks = [(arm, args.seed, g) for arm in arms for g in range(args.games)]
     with Pool(args.jobs) as pool:
         results = pool.map(play, tasks, chunksize=4)
+    rules = Ruleset.from_spec()
     print(f"{args.games} single 4-player deals per arm against three medium players, seed {args.seed}")
     print(f"{'arm':<10} {'President':>16} {'points':>14}")
     for arm in arms:
@@ -112,9 +110,7 @@ def main() -> None:
         n = len(places)
         presidents = sum(p == 1 for p in places)
         rate = presidents / n
-        pts = [5 - p for p in places]
-        mean = statistics.mean(pts)
-        ci = 1.96 * statistics.stdev(pts) / math.sqrt(n)
+        mean, ci = mean_ci95([rules.points(p, 4, "places") for p in places])
         print(f"{arm:<10} {rate:>8.1%} ± {wald95(presidents, n):>5.1%} {mean:>7.3f} ± {ci:.3f}")
     stats = [s for a, _, st in results if a == "belief" for s in st]
     if stats:

@@ -73,9 +73,12 @@ def main() -> int:
     args = ap.parse_args()
     try:
         sets = [parse_set(item) for item in args.sets]
-        factors = [float(k) for k in args.work.split(",")]
     except ValueError as e:
-        ap.error(str(e).replace("could not convert string to float", f"--work {args.work}: not a number"))
+        ap.error(str(e))
+    try:
+        factors = [float(k) for k in args.work.split(",")]
+    except ValueError:
+        ap.error(f"--work {args.work}: not a number")
     if any(k <= 0 for k in factors):
         ap.error(f"--work {args.work}: factors must be positive")
     for k in factors:

@@ -6,10 +6,9 @@ plays the same deals on the same seats both ways, so the luck of the deal cancel
 """
 from __future__ import annotations
 
-import math
 from concurrent.futures import ProcessPoolExecutor
 
-from .tournament import play_game
+from .tournament import mean_ci95, play_game
 
 
 def paired_diff(args: tuple[str, str, int, int]) -> int:
@@ -27,6 +26,4 @@ def paired_gain(level: str, base: str, games: int, seed: int, jobs: int = 1) -> 
             diffs = list(pool.map(paired_diff, tasks, chunksize=4))
     else:
         diffs = list(map(paired_diff, tasks))
-    mean = sum(diffs) / games
-    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (games - 1))
-    return mean, 1.96 * sd / math.sqrt(games)
+    return mean_ci95(diffs)

@@ -134,6 +134,15 @@ def wald95(hits: int, trials: int) -> float:
     return 1.96 * math.sqrt(p * (1 - p) / trials)
 
 
+def mean_ci95(values: Sequence[float]) -> tuple[float, float]:
+    """The mean of `values` and the half-width of its normal-approximation 95% interval (sample
+    variance; 0 with fewer than two values)."""
+    n = len(values)
+    mean = sum(values) / n if n else 0.0
+    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    return mean, 1.96 * math.sqrt(var / n) if n else 0.0
+
+
 def summarize(levels: Sequence[str], results: Sequence[GameResult], deals: int) -> dict:
     """Per entry of --seats, in order: mean points (95% CI), President rate (95% CI), last-place
     rate, decision time p50/p99 (ms)."""
@@ -143,15 +152,14 @@ def summarize(levels: Sequence[str], results: Sequence[GameResult], deals: int) 
                  "president_rate": [], "president_ci95": [], "last_rate": [], "decision_ms_mean": [], "decision_ms_p50": [],
                  "decision_ms_p99": [], "decisions": []}
     for e in range(n):
-        pts = [r.points[e] for r in results]
-        mean = sum(pts) / games if games else 0.0
-        var = sum((p - mean) ** 2 for p in pts) / (games - 1) if games > 1 else 0.0
+        mean, half = mean_ci95([r.points[e] for r in results])
         places = [p for r in results for p in r.places[e]]
         ms = [t for r in results for t in r.decision_ms[e]]
         out["mean_points"].append(round(mean, 4))
-        out["ci95"].append(round(1.96 * math.sqrt(var / games), 4) if games else 0.0)
-        out["president_rate"].append(round(places.count(1) / len(places), 4) if places else 0.0)
-        out["president_ci95"].append(round(wald95(places.count(1), len(places)), 4))
+        out["ci95"].append(round(half, 4))
+        presidents = places.count(1)
+        out["president_rate"].append(round(presidents / len(places), 4) if places else 0.0)
+        out["president_ci95"].append(round(wald95(presidents, len(places)), 4))
         out["last_rate"].append(round(places.count(n) / len(places), 4) if places else 0.0)
         out["decision_ms_mean"].append(round(sum(ms) / len(ms), 3) if ms else 0.0)
         out["decision_ms_p50"].append(round(_percentile(ms, 50), 3))
