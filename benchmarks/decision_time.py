@@ -16,8 +16,8 @@ import sys
 import time
 
 from president.ai.base import choose, player
-from president.engine import GameState, Phase, Ruleset
-from president.tournament import game_seed
+from president.game.engine import GameState, Phase, Ruleset
+from president.arena.tournament import game_seed
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 
-from president.bench import bench_engine, bench_protocol
+from president.arena.bench import bench_engine, bench_protocol
 
 
 def best(runs: list[dict], key: str) -> dict:

@@ -27,8 +27,8 @@ from multiprocessing import Pool
 
 from president.ai import hard as H
 from president.ai.medium import medium, medium_play
-from president.engine import GameState, Phase, Ruleset
-from president.tournament import game_seed, mean_ci95, wald95
+from president.game.engine import GameState, Phase, Ruleset
+from president.arena.tournament import game_seed, mean_ci95, wald95
 
 WORLDS = 40
 ARMS = {"belief": None, "oracle@0": 0, "oracle@8": 8, "oracle@20": 20, "oracle@32": 32}

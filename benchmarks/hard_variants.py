@@ -20,7 +20,7 @@ import json
 import time
 
 from president.ai import hard
-from president.tournament import tournament
+from president.arena.tournament import tournament
 
 #: The constants that `--work K` multiplies: the search's iterations and the belief chain's burn-in.
 WORK_CONSTANTS = ("WORK", "MIN_ITER", "MAX_ITER", "BURN_IN")

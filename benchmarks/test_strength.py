@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from president.strength import paired_gain
+from president.arena.strength import paired_gain
 
 
 @pytest.mark.slow

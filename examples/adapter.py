@@ -9,8 +9,8 @@ wrapping is what you see. Run it with:
 import json
 import sys
 
-from president.cards import card_list, parse_cards
-from president.engine import PASS, GameState, Phase
+from president.game.cards import card_list, parse_cards
+from president.game.engine import PASS, GameState, Phase
 from president.errors import IllegalAction
 
 game = None

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from i18n_support import ROOT, copy_project
-from president.cli import main
+from president.cli.main import main
 
 
 def run(*args: str, code: int) -> str:

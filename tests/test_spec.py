@@ -113,7 +113,7 @@ def test_option_problems_are_reported(edit, message):
 
 
 def test_an_option_value_the_engine_cannot_play_is_refused():
-    from president.engine import Ruleset
+    from president.game.engine import Ruleset
 
     text = spec_text().replace("      - {value: 2, clause: option.jokers.two}",
                                "      - {value: 2, clause: option.jokers.two}\n      - {value: 3, clause: option.jokers.two}")

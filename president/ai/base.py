@@ -5,15 +5,16 @@ The type is the enforcement of `ai.observation-only`: a `Player` receives an `Ob
 actions) and never the engine state. `choose()` is the one door through which callers (the
 tournament, tests, the conformance runner) ask an AI for a move; it refuses anything else.
 
-Levels are registered by the ids of the spec's `ai.levels`.
+Levels register themselves (`register`) by the ids of the spec's `ai.levels`; the package's
+`__init__` imports them, so the registry is full wherever `president.ai` is imported.
 """
 from __future__ import annotations
 
 import random
 from typing import Callable, Final, Sequence
 
-from ..cards import NUM_RANKS, RANK_MASKS, CardMask
-from ..engine import Action, Observation
+from ..game.cards import NUM_RANKS, RANK_MASKS, CardMask
+from ..game.engine import Action, Observation
 from ..spec import Spec, default_spec
 
 Player = Callable[[Observation, Sequence[Action], random.Random], Action]
@@ -57,7 +58,7 @@ def house_key(action: Action, reversed_: bool) -> tuple[int, int, int, int]:
     """Order of plays under the house rules, weakest first: by the strength of the play's rank in
     the current order (a run by its top, a lone joker above all), then sets before runs, fewer
     jokers, lowest cards. One-rank 1.1.0 plays keep the engine's order."""
-    from ..plays import JOKERS, LONE, RUN, combo
+    from ..game.plays import JOKERS, LONE, RUN, combo
 
     c = combo(action, True)
     if c is None or c[0] == LONE:
@@ -83,7 +84,7 @@ def house_rules(obs: Observation, legal: Sequence[Action]) -> bool:
 def natural_trick(trick: CardMask) -> CardMask:
     """A one-rank trick with its jokers replaced by the lowest missing suits of its rank, so that the
     1.1.0 policies (which read a trick's rank and size from its mask) can read it."""
-    from ..plays import NATURAL
+    from ..game.plays import NATURAL
 
     nat = trick & NATURAL
     if nat == trick or not nat:
@@ -118,8 +119,6 @@ def levels(spec: Spec | None = None) -> tuple[str, ...]:
 
 def player(level: str, spec: Spec | None = None) -> Player:
     """The AI of a level id declared in the spec's `ai.levels`."""
-    from . import easy, hard, medium  # noqa: F401  (register the levels)
-
     known = levels(spec)
     if level not in known or level not in _REGISTRY:
         raise KeyError(f"unknown AI level {level!r}; the spec declares {', '.join(known)}")

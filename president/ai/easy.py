@@ -18,9 +18,9 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from ..cards import worst_cards
-from ..engine import PASS, Action, Observation, Phase
-from ..plays import NATURAL, RUN, combo
+from ..game.cards import worst_cards
+from ..game.engine import PASS, Action, Observation, Phase
+from ..game.plays import NATURAL, RUN, combo
 from .base import ASCENDING, house_key, house_rules, register
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Iterator
 
-from ..cards import parse_cards
-from ..engine import PASS, GameState, Phase, action_text
+from ..game.cards import parse_cards
+from ..game.engine import PASS, GameState, Phase, action_text
 from ..spec import Example, Spec, default_spec
 from .base import choose
 

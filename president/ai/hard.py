@@ -35,8 +35,8 @@ import random
 from itertools import combinations
 from typing import Sequence
 
-from ..cards import iter_cards
-from ..engine import PASS, Action, GameState, Observation, Phase
+from ..game.cards import iter_cards
+from ..game.engine import PASS, Action, GameState, Observation, Phase
 from .base import register
 from .medium import medium, medium_give, medium_move
 

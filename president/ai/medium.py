@@ -36,9 +36,9 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from ..cards import NUM_RANKS, card_list
-from ..engine import PASS, Action, Observation, Phase
-from ..plays import JOKERS, LONE, NATURAL, RUN, combo, plays
+from ..game.cards import NUM_RANKS, card_list
+from ..game.engine import PASS, Action, Observation, Phase
+from ..game.plays import JOKERS, LONE, NATURAL, RUN, combo, plays
 from .base import LOW_SUITS, POP, house_key, house_rules, natural_trick, register, top_rank
 
 #: Ranks stronger than rank t in the current order, weakest first: ABOVE[reversed][t].
@@ -169,7 +169,7 @@ def medium_house(hand: int, trick: int, reversed_: bool, legal: Sequence[Action]
 
 def medium_move(hand: int, trick: int, reversed_: bool, table: tuple | None = None) -> Action:
     """Medium's play as a pure function of the position, for any table: `table` is None for the
-    1.1.0 plays, else (Config, Ruleset) of the game (its plays come from `president.plays`)."""
+    1.1.0 plays, else (Config, Ruleset) of the game (its plays come from `president.game.plays`)."""
     if table is None:
         return medium_play(hand, trick, reversed_)
     config, rules = table

@@ -217,7 +217,7 @@ class SchemaSampler:
         self.seen: set[tuple[Any, ...]] = set()
 
     def __call__(self, cmd: str, reply: Any) -> list[str]:
-        from .. import wire
+        from ..protocol import wire
 
         if cmd not in wire.REPLY_FOR:
             return []
@@ -234,8 +234,8 @@ class SchemaSampler:
 
 def root_cause(sent: list[tuple[dict[str, Any], Any]], rules: Any = None) -> tuple[Finding, Evidence] | None:
     """Replay what an engine was sent on the reference: the first rule divergence of its replies."""
-    from ..protocol import Session
-    from ..scenarios.position import reference_rules
+    from ..protocol.server import Session
+    from ..game.position import reference_rules
 
     ref = Session(rules or reference_rules())
     before: dict[str, Any] | None = None
@@ -244,7 +244,7 @@ def root_cause(sent: list[tuple[dict[str, Any], Any]], rules: Any = None) -> tup
         refusal = None
         if req.get("cmd") == "legal" and game is not None:
             def refusal(text: str, game=game) -> str:  # noqa: E306 - the reference's own check
-                from ..cards import parse_cards
+                from ..game.cards import parse_cards
                 action = _action_of(text)
                 err = game.check(game.to_act, parse_cards(action.get("cards", [])), give=action["type"] == "give")
                 return err.rule if err is not None else ""

@@ -19,13 +19,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..cards import parse_cards
-from ..engine import Config, Ruleset
-from ..protocol import Session
+from ..game.cards import parse_cards
+from ..game.engine import Config, Ruleset
+from ..protocol.server import Session
 from ..scenarios.model import action_notation, canonical_state, card_key, check_state_shape, notation_action
-from ..scenarios.position import PositionError, game_from_state
+from ..game.position import PositionError, game_from_state
 from ..spec import Spec
-from .client import Client, EngineDied, EngineTimeout, ProtocolViolation
+from ..protocol.client import Client, EngineDied, EngineTimeout, ProtocolViolation
 from .diagnose import Evidence, Finding, SchemaSampler, diverge, note_kind, representation_notes, rule_view
 from .houserules import HOUSE_RULES, HouseRule, describe, explain
 

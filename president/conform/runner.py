@@ -16,7 +16,7 @@ from typing import Any, Iterable
 
 from ..scenarios.model import MalformedReply, Mismatch, Scenario, ScenarioRun, build_scenarios, missing_requirement
 from ..spec import Spec
-from .client import Client, ProtocolViolation, RunStopped
+from ..protocol.client import Client, ProtocolViolation, RunStopped
 from .diagnose import Evidence, Finding, SchemaSampler, root_cause
 
 PROTOCOL_VERSION = 1

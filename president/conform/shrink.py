@@ -13,11 +13,11 @@ import copy
 import time
 from typing import Any
 
-from ..engine import Ruleset
-from ..protocol import Session
+from ..game.engine import Ruleset
+from ..protocol.server import Session
 from ..scenarios.gherkin import scenario_lines
 from ..scenarios.model import Op, action_notation, canonical_state, card_key, sort_cards
-from .client import Client, ProtocolViolation
+from ..protocol.client import Client, ProtocolViolation
 from .diagnose import Evidence, Finding, diverge
 
 Requests = list[dict[str, Any]]
@@ -35,7 +35,7 @@ def _first_divergence(requests: Requests, engine: Client, rules: Ruleset) -> tup
         refusal = None
         if req["cmd"] == "legal" and game is not None:
             def refusal(text: str, game=game) -> str:  # noqa: E306
-                from ..cards import parse_cards
+                from ..game.cards import parse_cards
                 from ..scenarios.model import notation_action
                 a = notation_action(text)
                 err = game.check(game.to_act, parse_cards(a.get("cards", [])), give=a["type"] == "give")

@@ -12,8 +12,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import Ruleset
-from .client import Client
+from ..game.engine import Ruleset
+from ..protocol.client import Client
 from .diagnose import Evidence
 from .houserules import HouseRule, describe, explain
 from .lockstep import LockstepResult, replay_on_reference

@@ -1,15 +1,5 @@
-"""Localization: rule sheets rendered from the spec through gettext catalogs.
-
-Public entry points (plain functions; the CLI in president/cmd_i18n.py is a thin layer):
-
-- `render_sheet(spec, lang, fmt="txt", root=None) -> str` - one sheet (txt, md or html).
-- `render_lines(spec, lang, root=None) -> list[(clause_ids, text)]` - every line of the
-  sheet with the spec clause ids it states (for annotating reports).
-- `render_all(spec, root) -> {"rules/<lang>.<fmt>": text}`.
-
-`president build` and `president check` (Project, build_project, run_checks) live in
-`president.project`.
-"""
+"""Localization: rule sheets rendered from the spec through gettext catalogs, the catalogs' tools,
+and the translated scenarios (`features`, `steps_catalog`)."""
 from __future__ import annotations
 
 from .catalogs import CATALOG_LANGS, LANGS, BuildError

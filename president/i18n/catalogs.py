@@ -30,7 +30,7 @@ def babel_plural_forms(lang: str) -> str:
     """The Plural-Forms of `lang` from the pinned Babel's data (the header `pybabel init` writes).
 
     For integers it agrees with CLDR's plural categories (`Locale.plural_form`), which
-    tests/test_i18n_plurals.py checks for every language."""
+    tests/i18n/test_i18n_plurals.py checks for every language."""
     from babel.messages.plurals import get_plural
     return get_plural(lang).plural_forms
 

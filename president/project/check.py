@@ -13,7 +13,7 @@ To add one (for example clause coverage from the conformance side)::
 
 `run_checks(project)` runs them all in order; a check that crashes is reported as a
 problem of its own rather than hiding the others. Make sure the module defining the check
-is imported before `run_checks` runs (e.g. import it from president/cmd_*.py).
+is imported before `run_checks` runs: `president/project/__init__.py` imports every check module.
 """
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ from .build import Project, features_generator, generated_files, read_spec
 from ..i18n.catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, BuildError, Key, load_catalog, message_key,
                        parse_plural_forms, plural_function, po_path, pot_path, raw_plural_forms)
 from ..i18n.extract import extract_template, serialize
+from ..scenarios.coverage import check_coverage
 from ..i18n.render import CONTENT_TEMPLATE, NUMBER_WORDS, TEMPLATES_DIR, environment
 
 
@@ -426,17 +427,5 @@ def check_drift(ctx: CheckContext) -> list[Problem]:
                                         "delete it"))
     return problems
 
-
 # Conformance: every testable clause has a scenario, every scenario tag names a clause.
-from ..scenarios.coverage import check_coverage  # noqa: E402
-
 register_check(check_coverage)
-
-# Conformance scenarios in every language: the steps catalogs and the translated features.
-from . import option_check, steps_check  # noqa: E402,F401  (register their checks)
-
-# Terms: every catalog follows the termbase of the published sheets.
-from . import terms_check  # noqa: E402,F401  (registers its check)
-
-# The spec's examples hold for the reference engine built from the same spec.
-from . import scenarios_check  # noqa: E402,F401  (registers its check)

@@ -15,10 +15,10 @@ def check_examples_hold(ctx: CheckContext) -> list[Problem]:
     """Every scenario of the spec passes against the reference engine built from that spec."""
     if ctx.spec is None:
         return []
-    from ..conform.client import InProcessClient
+    from ..protocol.client import InProcessClient
     from ..conform.runner import run_scenarios
-    from ..engine import Ruleset
-    from ..protocol import Session
+    from ..game.engine import Ruleset
+    from ..protocol.server import Session
     from ..scenarios.model import build_scenarios
     try:
         rules = Ruleset.from_spec(ctx.spec)

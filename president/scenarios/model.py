@@ -15,7 +15,7 @@ from typing import Any, Iterator
 
 from ..spec import Clause, Example, Expect, Spec, Step
 from .steps import TEMPLATES, normalize_args, render
-from ..conform.client import Client, ProtocolViolation
+from ..protocol.client import Client, ProtocolViolation
 
 
 @dataclass(frozen=True)
@@ -190,7 +190,7 @@ def _implied(ops: tuple[Op, ...] | list[Op]) -> list[str]:
     """Options a scenario depends on without setting them: it then needs their default value.
     Who leads depends on first_lead, dealt hand sizes on jokers, points on scoring, a quad on
     revolution. Other dependencies (a legal list that a run or a leader's pass would change...) are
-    tagged on the examples themselves: tests/test_scenario_options.py finds any tag missing."""
+    tagged on the examples themselves: tests/scenarios/test_scenario_options.py finds any tag missing."""
     keys = {op.key for op in ops}
     out = ["first_lead"]  # every scenario that starts a game knows who leads
     if "seed" in keys:
@@ -521,8 +521,8 @@ class ScenarioRun:
 
 def opening_position(new_game: dict[str, Any]) -> dict[str, Any] | None:
     """The spec's opening position of a game (who leads, an empty trick), from the reference."""
-    from ..protocol import Session
-    from .position import reference_rules
+    from ..protocol.server import Session
+    from ..game.position import reference_rules
 
     reply = Session(reference_rules()).handle({k: v for k, v in new_game.items() if k != "position"})
     if not reply.get("ok"):

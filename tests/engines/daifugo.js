@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A Daifugo-flavoured President engine written from scratch (no code shared with
-// president/engine.py), serving engine protocol v1 on stdin/stdout.
+// president/game/engine.py), serving engine protocol v1 on stdin/stdout.
 //
 // House rules (deliberately different from the CardVerse reference):
 //   - the holder of the 3 of clubs leads the first deal          (first_lead = holder:3C)

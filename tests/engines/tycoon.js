@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // "Tycoon": a third President engine written from scratch (cards are integers 0..51, rank = c >> 2),
-// sharing no code with president/engine.py or with daifugo.js. Serves engine protocol v1.
+// sharing no code with president/game/engine.py or with daifugo.js. Serves engine protocol v1.
 //
 // House rules (different from the CardVerse reference):
 //   - the holder of the 3 of clubs leads the first deal           (first_lead = holder:3C)

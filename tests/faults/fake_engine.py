@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from president.protocol import Session  # noqa: E402
+from president.protocol.server import Session  # noqa: E402
 
 MODES = {
     "hang": "answers hello, then never answers again (reads and ignores every request)",

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from pytest_bdd import given, parsers, then, when
 
-from president.conform.client import InProcessClient
+from president.protocol.client import InProcessClient
 from president.scenarios.model import Mismatch, Op, ScenarioRun
 from president.spec import default_spec
 from president.scenarios.steps import GIVEN, PARSE_TYPES, STEP_TEMPLATES, THEN, WHEN

@@ -2,7 +2,7 @@
 import pytest
 from pytest_bdd import scenarios
 
-from president.conform.client import SubprocessClient, reference_command
+from president.protocol.client import SubprocessClient, reference_command
 
 from .conftest import FEATURES_DIR
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from president.protocol import Session  # noqa: E402
+from president.protocol.server import Session  # noqa: E402
 
 
 def main(mode: str) -> int:

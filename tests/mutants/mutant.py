@@ -1,8 +1,8 @@
 """Deliberately wrong engines: `python tests/mutants/mutant.py NAME` serves protocol v1.
 
-Each mutant patches one rule of the reference engine (president/engine.py) and serves it
+Each mutant patches one rule of the reference engine (president/game/engine.py) and serves it
 exactly like `president engine`. `conform --games 0` (the scenarios alone) must reject every
-one; tests/test_mutants.py measures that (the mutation score).
+one; tests/conform/test_mutants.py measures that (the mutation score).
 """
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from president import cards, engine  # noqa: E402
-from president.engine import PASS, GameState, Phase, Ruleset  # noqa: E402
+from president.game import cards, engine  # noqa: E402
+from president.game.engine import PASS, GameState, Phase, Ruleset  # noqa: E402
 
 _check, _apply, _act, _start_deal, _init = (GameState.check, GameState.apply, GameState.act,
                                             GameState._start_deal, GameState.__init__)
@@ -175,7 +175,7 @@ def main(argv: list[str]) -> int:
         print(f"usage: mutant.py NAME  (one of {', '.join(MUTANTS)})", file=sys.stderr)
         return 2
     MUTANTS[argv[0]]()
-    from president.protocol import Session, serve
+    from president.protocol.server import Session, serve
 
     return serve(session=Session(name=f"mutant-{argv[0]}"))
 

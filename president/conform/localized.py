@@ -1,0 +1,78 @@
+"""`president conform --lang L`: the scenarios of language L run against an engine, reported in L.
+
+The scenarios are read back from the language's feature text (`localized_scenarios`), so what
+runs is what a reader of features/<lang>/ sees. The text report takes clause titles, scenario
+titles, step phrases and outcome words from the `steps` catalog; engine messages stay as
+the engine writes them. Machine-readable reports (--json,
+--junit, --cucumber-json) keep English keys and the English scenario ids.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..spec import Spec
+from ..i18n.features import localized_scenarios
+from ..i18n.steps_catalog import StepLanguage, step_language
+
+
+def run_localized(client: Any, spec: Spec, lang: str, patterns: Iterable[str] = (),
+                  options: dict[str, Any] | None = None, root: Path | None = None) -> list:
+    """Like `president.conform.runner.run_scenarios`, with the scenarios of `lang`."""
+    from .runner import run_scenario, select
+    return [run_scenario(client, sc, options) for sc in select(localized_scenarios(spec, lang, root), patterns)]
+
+
+def _step_text(steps: StepLanguage, sc: Any, result: Any) -> str:
+    """The phrase (in the report's language) of the step where a scenario stopped."""
+    for i, (_kind, _text, status) in enumerate(result.steps):
+        if status == "failed" and sc is not None and i < len(sc.ops):
+            return steps.render(sc.ops[i].key, sc.ops[i].kwargs)
+    return result.step
+
+
+def localized_summary(spec: Spec, results: list, lock: Any, engine: str, lang: str, verbose: bool = False,
+                      root: Path | None = None) -> str:
+    from .runner import clause_outcomes, totals
+
+    steps = step_language(root, lang)
+    t = lambda ctx, msgid, **kw: steps.text(ctx, msgid).format(**kw)  # noqa: E731
+    word = lambda outcome: steps.text("outcome", outcome)  # noqa: E731
+    iso = steps.isolate
+    scenarios = {s.id: s for s in localized_scenarios(spec, lang, root)}
+    out = [t("report", "Conformance of {engine} to {spec} {version}", engine=engine, spec=spec.id,
+             version=spec.version)]
+    for r in results:
+        if r.outcome in ("fail", "error"):
+            sc = scenarios.get(r.id)
+            out.append(f"{word(r.outcome).upper()} {iso(r.id)} — {sc.name if sc else r.name}")
+            out.append(f"  {_step_text(steps, sc, r)}")
+            out.append(f"  {r.message}")
+            if r.details:
+                out.append("\n".join("  " + line for line in r.details.splitlines()))
+    by_clause = clause_outcomes(spec, results)
+    width = max(len(c) for c in by_clause) + 2
+    out += ["", f"{t('report', 'clause'):<{width}}{t('report', 'scenario')}"]
+    for clause in spec.clauses:
+        mine = [r for r in results if r.clause == clause.id]
+        if not mine and not verbose:
+            continue
+        ok = sum(r.outcome == "pass" for r in mine)
+        out.append(f"{iso(clause.id):<{width}}{word(by_clause[clause.id])} {iso(f'{ok}/{len(mine)}')} — "
+                   f"{steps.text('clause', clause.title)}")
+        reasons = sorted({x for r in mine for x in r.reasons})
+        if reasons:
+            out.append("  " + t("report", "engine refusals: {reasons}", reasons=iso(", ".join(reasons))))
+    for r in results:
+        if r.outcome == "skip":
+            out.append(f"{word('skip')} {iso(r.id)}: {r.message}")
+    total = totals(results)
+    counts = {o: sum(v == o for v in by_clause.values()) for o in ("pass", "fail", "error", "skip", "none")}
+    out += ["", t("report", "{passed} passed, {failed} failed, {errors} errors, {skipped} skipped", **total),
+            t("report", "clauses: {passed} pass, {failed} fail, {errors} error, {skipped} skip, {none} without scenarios",
+              passed=counts["pass"], failed=counts["fail"], errors=counts["error"], skipped=counts["skip"],
+              none=counts["none"])]
+    if lock is not None:
+        out.append(t("report", "lock-step: {games} games, {steps} steps, {failed} divergent, {errors} errors",
+                     games=lock.games, steps=lock.steps, failed=lock.failed, errors=lock.errors))
+    return "\n".join(out)

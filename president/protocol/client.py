@@ -1,0 +1,347 @@
+"""Clients speaking engine protocol v1: a subprocess over JSON lines, or in-process.
+
+`SubprocessClient` writes requests and reads replies with a timeout per request, pipelines
+batches (`pipeline`), and can be restarted after a crash. `InProcessClient` wraps
+`president.protocol.server.Session` with the same interface.
+"""
+from __future__ import annotations
+
+import json
+import os
+import select
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any, Callable, Protocol, Sequence
+
+from ..errors import PresidentError
+
+DEFAULT_TIMEOUT = 5.0
+#: Consecutive timeouts after which the engine is declared hung and the run stops.
+DEFAULT_HUNG_AFTER = 3
+#: hello may take this long at least: an engine needs time to start.
+STARTUP_TIMEOUT = 10.0
+#: What each command's successful reply must hold (a cheap check that a reply fits its request).
+_REPLY_KEYS = {"hello": "protocol", "legal": "actions", "new_game": "state", "deal": "state", "act": "state",
+               "state": "state"}
+
+
+class ProtocolViolation(Exception):
+    """The engine broke the protocol (malformed reply, missing field...): an `error` outcome.
+
+    `index` is the position, in the batch sent, of the request left without a valid reply.
+    """
+
+    index: int = 0
+
+
+class EngineDied(ProtocolViolation):
+    """The engine process exited or closed its output."""
+
+
+class EngineTimeout(ProtocolViolation):
+    """No reply within the request timeout."""
+
+
+class ProtocolFault(ProtocolViolation):
+    """The engine wrote something other than one JSON reply per request on stdout (a log line,
+    a second reply, a reply nobody asked for). The engine is stopped: its replies can no longer
+    be matched to the requests, so it must be restarted before the next request."""
+
+
+class RunStopped(PresidentError):
+    """The run cannot go on: the engine cannot be started, is hung, or the --budget is spent."""
+
+
+class EngineStartError(RunStopped):
+    """The --engine command cannot be run at all (not found, not executable, empty)."""
+
+
+class Client(Protocol):
+    def request(self, req: dict[str, Any]) -> dict[str, Any]: ...
+
+    def pipeline(self, reqs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]: ...
+
+    def hello(self) -> dict[str, Any]: ...
+
+    def restart(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class InProcessClient:
+    """The reference engine (or any `Session`-like object with `handle`) called directly."""
+
+    def __init__(self, factory: Callable[[], Any] | None = None):
+        if factory is None:
+            from .server import Session
+
+            factory = Session
+        self._factory = factory
+        self.session = factory()
+        self.label = "reference engine (in-process)"
+
+    def request(self, req: dict[str, Any]) -> dict[str, Any]:
+        return self.session.handle(req)
+
+    def pipeline(self, reqs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        handle = self.session.handle
+        return [handle(r) for r in reqs]
+
+    def hello(self) -> dict[str, Any]:
+        return self.request({"cmd": "hello"})
+
+    def restart(self) -> None:
+        self.session = self._factory()
+
+    def close(self) -> None:
+        pass
+
+
+def reference_command() -> list[str]:
+    """How to start the reference engine as a subprocess, from this very interpreter."""
+    return [sys.executable, "-m", "president", "engine"]
+
+
+class SubprocessClient:
+    """An engine command speaking JSON lines on stdin/stdout; stderr is kept in a temp file.
+
+    Replies are matched to requests by position (the protocol has one reply per request, in
+    order); anything else on stdout is a `ProtocolFault` and stops the engine, so a stray line
+    never shifts later replies. After `hung_after` consecutive timeouts the engine is declared
+    hung (`RunStopped`); `budget` seconds bound the whole run.
+    """
+
+    def __init__(self, command: str | Sequence[str], timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None,
+                 hung_after: int = DEFAULT_HUNG_AFTER, budget: float | None = None):
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        self.label = command if isinstance(command, str) else shlex.join(command)
+        self.timeout = timeout
+        self.cwd = cwd
+        self.hung_after = hung_after
+        self.budget = budget
+        self.deadline = time.monotonic() + budget if budget else None
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.restarts = 0
+        self.requests = 0
+        self.faults: list[str] = []  # the first protocol fault of each kind, for the report
+        self.fault_counts: dict[str, int] = {}
+        self._fault_kinds: list[str] = []
+        self._timeouts = 0
+        self._faults_in_row = 0
+        self._buf = bytearray()
+        self._stderr = tempfile.TemporaryFile()
+        self._stderr_from = 0
+        self._tails_seen: set[str] = set()
+        if not self.argv:
+            raise EngineStartError("the --engine command is empty (give the command that starts your engine)")
+        self.start()
+
+    def start(self) -> None:
+        self._stderr.seek(0, 2)
+        self._stderr_from = self._stderr.tell()
+        try:
+            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=self._stderr, cwd=self.cwd, bufsize=0)
+        except OSError as exc:
+            raise EngineStartError(f"cannot start the engine {self.label!r}: {exc.strerror or exc} "
+                             "(check the --engine command; it is split into words as a shell would)") from None
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        os.set_blocking(self.proc.stdout.fileno(), False)
+        os.set_blocking(self.proc.stdin.fileno(), False)
+        self._buf = bytearray()
+
+    def stderr_tail(self, lines: int = 5) -> str:
+        """The last lines the engine wrote on stderr since it was last (re)started."""
+        self._stderr.seek(self._stderr_from)
+        text = self._stderr.read().decode("utf-8", "replace").strip().splitlines()
+        self._stderr.seek(0, 2)
+        return "\n".join(text[-lines:])
+
+    def _died(self, what: str) -> EngineDied:
+        code = None
+        if self.proc is not None:
+            try:
+                code = self.proc.wait(0.2)  # closing its output usually means it is exiting
+            except subprocess.TimeoutExpired:
+                code = None
+        tail = self.stderr_tail()
+        if tail in self._tails_seen:  # the same crash again: its stderr was shown already
+            return EngineDied(f"engine {what} (exit code {code}; same stderr as before)")
+        self._tails_seen.add(tail)
+        return EngineDied(f"engine {what} (exit code {code})" + (f"; stderr:\n{tail}" if tail else ""))
+
+    def _fault(self, kind: str, message: str) -> ProtocolFault | RunStopped:
+        """Record a protocol fault (the first of each kind is reported), stop the engine: its
+        replies are out of step now. The same fault `hung_after` times in a row stops the run."""
+        if kind not in self.fault_counts:
+            self.faults.append(message)
+            self._fault_kinds.append(kind)
+        self.fault_counts[kind] = self.fault_counts.get(kind, 0) + 1
+        self._faults_in_row += 1
+        self.stop()
+        if self._faults_in_row >= self.hung_after:
+            return RunStopped(f"the engine keeps breaking the protocol ({self._faults_in_row} times in a row): "
+                              f"{message} (fix the engine; see docs/protocol.md, Framing)")
+        return ProtocolFault(message + " (engine stopped; restarted for the next scenario or game)")
+
+    def fault_report(self) -> list[str]:
+        """One line per kind of fault: the first occurrence, and how often it happened."""
+        return [msg + (f" ({self.fault_counts[k]} times)" if self.fault_counts[k] > 1 else "")
+                for k, msg in zip(self._fault_kinds, self.faults)]
+
+    def _spent(self) -> None:
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise RunStopped(f"the run used its whole --budget of {self.budget:g} s; stopped "
+                             "(raise --budget, or lower --games)")
+
+    def _line(self, line: bytes, reqs: Sequence[dict[str, Any]], index: int) -> dict[str, Any]:
+        try:
+            reply = json.loads(line)
+        except (ValueError, RecursionError):
+            raise self._fault("not-json", f"the engine wrote a line that is not JSON on stdout: {line[:200]!r} "
+                              "(logs belong on stderr)") from None
+        if not isinstance(reply, dict):
+            raise self._fault("not-object", f"the engine wrote a JSON value that is not a reply object: {line[:200]!r}")
+        cmd = reqs[index].get("cmd")
+        need = _REPLY_KEYS.get(cmd) if reply.get("ok") is True else None
+        if need is not None and need not in reply:
+            raise self._fault("mismatched", f"the reply to request {index + 1} ({cmd}) lacks {need!r}: a reply to "
+                              f"another request, out of order? {line[:200]!r}")
+        return reply
+
+    def pipeline(self, reqs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Write every request, read as many replies; writes and reads interleave so pipes never fill."""
+        replies: list[dict[str, Any]] = []
+        try:
+            self._exchange(reqs, replies)
+        except ProtocolViolation as exc:
+            exc.index = len(replies)
+            raise
+        if any(r.get("cmd") != "hello" for r in reqs):
+            self._timeouts = self._faults_in_row = 0
+        self.requests += len(reqs)
+        return replies
+
+    def _drain(self, out_fd: int) -> None:
+        """Output nobody asked for (a late second reply, a log line) is a fault, before it shifts replies."""
+        while select.select([out_fd], [], [], 0)[0]:
+            try:
+                chunk = os.read(out_fd, 1 << 16)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            self._buf += chunk
+        if self._buf.strip():
+            line = bytes(self._buf).split(b"\n", 1)[0]
+            raise self._fault("unasked", f"the engine wrote a line nobody asked for (a second reply?): {line[:200]!r}")
+        self._buf.clear()
+
+    def _exchange(self, reqs: Sequence[dict[str, Any]], replies: list[dict[str, Any]]) -> None:
+        self._spent()
+        proc = self.proc
+        if proc is None or proc.poll() is not None:
+            raise self._died("is not running")
+        data = b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in reqs)
+        out_fd, in_fd = proc.stdout.fileno(), proc.stdin.fileno()  # type: ignore[union-attr]
+        self._drain(out_fd)
+        view, pos = memoryview(data), 0
+        buf = self._buf
+        timeout = max(self.timeout, STARTUP_TIMEOUT) if reqs[0].get("cmd") == "hello" else self.timeout
+        deadline = time.monotonic() + timeout
+        while len(replies) < len(reqs):
+            while True:
+                nl = buf.find(b"\n")
+                if nl < 0 or len(replies) == len(reqs):
+                    break
+                line = bytes(buf[:nl])
+                del buf[:nl + 1]
+                if not line.strip():
+                    continue
+                replies.append(self._line(line, reqs, len(replies)))
+                deadline = time.monotonic() + timeout
+            if len(replies) == len(reqs):
+                break
+            now = time.monotonic()
+            limit = deadline if self.deadline is None else min(deadline, self.deadline)
+            if now >= limit:
+                self._spent()
+                self._timeouts += 1
+                if self._timeouts >= self.hung_after:
+                    raise RunStopped(f"the engine is hung: no reply within {timeout:g} s, "
+                                     f"{self._timeouts} times in a row (last request "
+                                     f"{reqs[len(replies)].get('cmd')!r}); stopped "
+                                     "(fix the engine, or raise --timeout / --hung-after)")
+                raise EngineTimeout(f"no reply within {timeout:g} s to {reqs[len(replies)].get('cmd')!r}")
+            want_write = [in_fd] if pos < len(data) else []
+            readable, writable, _ = select.select([out_fd], want_write, [], limit - now)
+            if writable:
+                try:
+                    pos += os.write(in_fd, view[pos:pos + 65536])
+                except BlockingIOError:
+                    pass
+                except (BrokenPipeError, OSError):
+                    raise self._died("closed its input") from None
+            if readable:
+                try:
+                    chunk = os.read(out_fd, 1 << 16)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    raise self._died("closed its output")
+                buf += chunk
+        if buf.strip():  # more output than requests in the same breath: a second reply or a log line
+            line = bytes(buf).split(b"\n", 1)[0]
+            raise self._fault("extra", f"the engine wrote more replies than requests: {line[:200]!r}")
+
+    def request(self, req: dict[str, Any]) -> dict[str, Any]:
+        return self.pipeline([req])[0]
+
+    def hello(self) -> dict[str, Any]:
+        return self.request({"cmd": "hello"})
+
+    def restart(self) -> None:
+        self.stop()
+        self.restarts += 1
+        self.start()
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        try:
+            if proc.poll() is None:
+                try:  # a silent engine is not asked twice: killed at once
+                    proc.stdin.write(b'{"cmd":"quit"}\n')  # type: ignore[union-attr]
+                except OSError:
+                    pass
+                try:
+                    proc.wait(0.05 if self._timeouts else 0.5)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(2)
+        finally:
+            for f in (proc.stdin, proc.stdout):
+                try:
+                    f.close()  # type: ignore[union-attr]
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        self.stop()
+        self._stderr.close()
+
+    def __enter__(self) -> "SubprocessClient":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_client(engine: str | None, timeout: float = DEFAULT_TIMEOUT, hung_after: int = DEFAULT_HUNG_AFTER,
+                budget: float | None = None) -> Client:
+    """The engine behind `--engine CMD`, or the reference engine as a subprocess when None."""
+    return SubprocessClient(engine if engine else reference_command(), timeout, hung_after=hung_after, budget=budget)

@@ -1,0 +1,125 @@
+"""The spec drives the text: builds in a copy of the project, variants outside it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from president.cli.project import build, check
+
+from i18n_support import ALL_LANGS, PUBLISHED, SEEDS, edit_spec, project  # noqa: F401 (fixture)
+
+
+def run(cmd, *args):
+    return CliRunner().invoke(cmd, list(args), catch_exceptions=False)
+
+
+def sheets(root: Path) -> dict[str, str]:
+    return {lang: (root / "rules" / f"{lang}.txt").read_text(encoding="utf-8") for lang in ALL_LANGS}
+
+
+def setup_line(text: str) -> str:
+    return text.split("\n\n")[5].split("\n")[0]  # setup list, first item
+
+
+def test_build_in_copy_writes_all_languages_and_formats(project):
+    result = run(build)
+    assert result.exit_code == 0, result.output
+    for lang in ALL_LANGS:
+        for fmt in ("txt", "md", "html"):
+            assert (project / "rules" / f"{lang}.{fmt}").is_file()
+    for lang in PUBLISHED:
+        assert (project / "rules" / f"{lang}.txt").read_bytes() == (SEEDS / f"{lang}.txt").read_bytes()
+    assert (project / "features" / "rules.feature").read_text() == "Feature: President 1.1.0\n"
+    before = {p: p.read_bytes() for p in (project / "rules").iterdir()}
+    assert run(build).exit_code == 0
+    assert {p: p.read_bytes() for p in (project / "rules").iterdir()} == before  # reproducible
+    assert run(check).exit_code == 0
+
+
+def test_players_max_drives_the_setup_line(project):
+    assert run(build).exit_code == 0
+    old = sheets(project)
+    edit_spec(project, lambda d: d["players"].update(max=8))
+    assert run(build).exit_code == 0
+    new = sheets(project)
+    for lang in ALL_LANGS:
+        assert "6" in setup_line(old[lang]) and "8" not in setup_line(old[lang])
+        assert setup_line(new[lang]) == setup_line(old[lang]).replace("6", "8"), lang
+        assert new[lang].replace(setup_line(new[lang]), "") == old[lang].replace(setup_line(old[lang]), "")
+
+
+def test_revolution_off_by_default_changes_variant_and_revolution_lines(project):
+    assert run(build).exit_code == 0
+    old = sheets(project)
+    edit_spec(project, lambda d: d["options"]["revolution"].update(default=False))
+    result = run(build)
+    assert result.exit_code == 0, result.output
+    new = sheets(project)
+    for lang in ALL_LANGS:
+        old_lines, new_lines = old[lang].split("\n"), new[lang].split("\n")
+        changed = [i for i, (a, b) in enumerate(zip(old_lines, new_lines)) if a != b]
+        # variant line, setup revolution line, quad obligations line, option line
+        assert len(changed) == 4, (lang, changed)
+        assert changed[0] == 2
+    assert "revolution off by default" in new["en"]
+    assert "revolution=true enables reversals" in new["en"]
+
+
+@pytest.mark.parametrize("edit", [
+    lambda d: d["options"]["revolution"].update(locked=True),
+    lambda d: d["options"]["revolution"].update(locked=True, default=False),
+    lambda d: d["options"]["deals"].update(default=3),
+    lambda d: d["options"]["deals"].update(default=2, locked=True),
+])
+def test_every_option_state_is_translated(project, edit):
+    edit_spec(project, edit)
+    result = run(build)
+    assert result.exit_code == 0, result.output
+
+
+def test_deals_use_plural_forms(project):
+    edit_spec(project, lambda d: d["options"]["deals"].update(default=3))
+    assert run(build).exit_code == 0
+    text = sheets(project)
+    assert "3 deals by default" in text["en"]
+    assert "по умолчанию — после 3 раундов." in text["ru"]
+    assert "وهو 3 جولات افتراضيًا" in text["ar"]
+
+
+def test_version_bump_appears_everywhere(project):
+    edit_spec(project, lambda d: d.update(version="1.2.0"))
+    assert run(build).exit_code == 0
+    for lang, text in sheets(project).items():
+        assert "1.2.0" in text.split("\n")[2] and "1.1.0" not in text, lang
+    assert "1.2.0" in (project / "rules" / "ar.html").read_text(encoding="utf-8")
+
+
+def test_variant_outside_project_builds_to_out(project, tmp_path):
+    variant = tmp_path / "my-variant.yaml"
+    variant.write_text((project / "spec" / "president.yaml").read_text(encoding="utf-8")
+                       .replace("players: {min: 3, max: 6}", "players: {min: 3, max: 7}"), encoding="utf-8")
+    out = tmp_path / "out"
+    result = run(build, "--spec", str(variant), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "3–7" in (out / "ru.txt").read_text(encoding="utf-8")
+
+
+def test_variant_needing_untranslated_sentences_is_refused_with_a_list(project, tmp_path):
+    path = edit_spec(project, lambda d: d["exchange"][0].update(cards=3))
+    out = tmp_path / "out"
+    result = run(build, "--spec", str(path), "--out", str(out))
+    assert result.exit_code == 1
+    for lang in PUBLISHED:
+        assert f"{lang}: no translation for 'their three best cards'" in result.output
+        assert f"{lang}: no translation for 'three cards to give back'" in result.output
+    assert "nothing written" in result.output
+    assert not out.exists()
+
+
+def test_unsupported_spec_shape_is_refused(project):
+    edit_spec(project, lambda d: d["revolution"].update(cards=3))
+    result = run(build)
+    assert result.exit_code == 1
+    assert "revolution.cards = 3" in result.output
