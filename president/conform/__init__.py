@@ -1,2 +1,2 @@
 """Conformance of any engine: scenarios (`runner`), random lock-step games (`lockstep`), root causes
-(`diagnose`, `houserules`, `verdict`), minimal scenarios (`shrink`) and reports (`report`, `localized`)."""
+(`diagnose`, `houserules`, `verdict`) over the engine's `trace`s, minimal scenarios (`shrink`), reports (`report`, `localized`)."""
