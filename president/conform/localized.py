@@ -20,7 +20,7 @@ def run_localized(client: Any, spec: Spec, lang: str, patterns: Iterable[str] = 
                   options: dict[str, Any] | None = None, root: Path | None = None) -> list:
     """Like `president.conform.runner.run_scenarios`, with the scenarios of `lang`."""
     from .runner import run_scenario, select
-    return [run_scenario(client, sc, options) for sc in select(localized_scenarios(spec, lang, root), patterns)]
+    return [run_scenario(client, sc, options, spec=spec) for sc in select(localized_scenarios(spec, lang, root), patterns)]
 
 
 def _step_text(steps: StepLanguage, sc: Any, result: Any) -> str:
