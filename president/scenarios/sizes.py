@@ -48,8 +48,13 @@ class Sized:
 
     players: int
     scenario: Scenario | None
-    how: str = ""  # "native" | "pass" | "out" | "hands"
-    why_not: str = ""
+    how: str = ""  # "native" | "pass" | "out" | "late" | "hands"
+    why_not: str = ""  # one short reason (the last way tried)
+    tried: tuple[str, ...] = ()  # each way's reason
+
+    @property
+    def short(self) -> str:
+        return self.why_not if len(self.why_not) <= 120 else self.why_not[:117] + "..."
 
 
 def native_players(sc: Scenario) -> int:
@@ -368,7 +373,7 @@ def move(spec: Spec, sc: Scenario, n: int, rules: Any = None) -> Sized:
             requires = (("players", n),) + requires
         return Sized(n, replace(sc, id=f"{sc.id}@{n}p", name=f"{sc.name} @{n}p", ops=tuple(ops),
                                 requires=requires), how)
-    return Sized(n, None, why_not="; ".join(reasons))
+    return Sized(n, None, why_not=reasons[-1].split(": ", 1)[-1], tried=tuple(reasons))
 
 
 _CACHE: dict[int, tuple[Spec, dict[tuple[tuple[Op, ...], int], Sized]]] = {}
