@@ -2,7 +2,7 @@
 
 The spec's examples are written for a table of 3 (some 4, 5 or 6). An engine that plays other
 sizes runs them at a size it declares, with the example's seats kept and added seats that cannot
-change what the example shows. Two ways, tried in this order:
+change what the example shows. Three ways, tried in this order:
 
 - **passing seats** (`pass`): the added seats sit after the example's seats, each holding one
   card the example never names, and pass whenever the turn reaches them on a trick. The seat
@@ -12,18 +12,25 @@ change what the example shows. Two ways, tried in this order:
   card (each higher than the last) and goes out, the example's seats pass, and the example starts
   from there with its seat s at s + k. Finished first, the added seats take places 1..k, so place p
   of the example becomes p + k of n + k and scores n - p + 1 as before. It cannot carry a first
-  lead (the first deal's lead has then been played) nor a `first_lead` option.
+  lead (the first deal's lead has then been played: never for the setup section) nor a
+  `first_lead` option.
+- **seats out late** (`late`): as passing seats, with the best cards the example never names;
+  where the example's deal ends, they play them and go out (the example's seats passing), taking
+  the places before the example's last seat: the first out keeps place 1 (president_only scoring,
+  the President's exchange), the places' points change.
 
-A refused new game gets added seats holding unnamed cards (`hands`). A seeded deal (hand sizes
-follow the table size), a series of deals (exchange roles follow the places) and the AI section
-are never moved.
+A refused new game gets added seats holding unnamed cards (`hands`). In a later deal the added
+seats get two unnamed cards each and, when an exchange waits for one of them, give back the
+reference's first legal choice. A seeded deal (hand sizes follow the table size) and the AI
+section are never moved.
 
 The moved scenario states exactly the example's expectations on the example's seats (seat
 numbers mapped); for the added seats, the expectations that list every seat (passed, finished,
 scores, hand sizes) take the reference engine's values. It is built by running the reference
-engine, and kept only if the reference passes it, refusing each tried action by the example's
-own rule: a size where the reference would show anything else on the example's seats is no
-variant, and `why_not` says why.
+engine, and kept only if the reference passes it and refuses each tried action by the rule it
+refuses it by at the example's own size: a size where the reference would show anything else on
+the example's seats (a series whose exchange would hand an added seat's card to one of them...)
+is no variant, and `why_not` says why.
 """
 from __future__ import annotations
 
@@ -145,7 +152,7 @@ class Native:
         return self.phases.get(i) in ("deal_over", "game_over")
 
 
-def _state_list(state: dict[str, Any], key: str, n: int) -> list[Any]:
+def _state_list(state: dict[str, Any], key: str) -> list[Any]:
     if key in ("passed", "nobody-passed"):
         return sorted(state["passed"])
     if key in ("finished", "nobody-finished"):
@@ -322,7 +329,7 @@ class _Mover:
         state = self.run.state
         if state is None:
             raise NotMovable("no state to check")
-        full = _state_list(state, op.key, self.n)
+        full = _state_list(state, op.key)
         want = _example_list(op)
         if op.key in ("passed", "nobody-passed", "finished", "nobody-finished"):
             mine = [self.original(s) for s in full if self.original(s) is not None]
@@ -376,21 +383,25 @@ def move(spec: Spec, sc: Scenario, n: int, rules: Any = None) -> Sized:
     return Sized(n, None, why_not=reasons[-1].split(": ", 1)[-1], tried=tuple(reasons))
 
 
-_CACHE: dict[int, tuple[Spec, dict[tuple[tuple[Op, ...], int], Sized]]] = {}
+_CACHE: dict[int, tuple[Spec, Any, dict[tuple[tuple[Op, ...], int], Sized]]] = {}
 
 
 def sized(spec: Spec, sc: Scenario, n: int, rules: Any = None) -> Sized:
-    """`move`, remembered per spec, scenario (by its ops) and size."""
+    """`move`, remembered per spec, scenario (by its ops) and size; labelled as the asking scenario."""
     held = _CACHE.get(id(spec))
     if held is None or held[0] is not spec:
         if len(_CACHE) > 8:
             _CACHE.clear()
-        held = _CACHE[id(spec)] = (spec, {})
+        if rules is None:
+            from ..game.engine import Ruleset
+
+            rules = Ruleset.from_spec(spec)
+        held = _CACHE[id(spec)] = (spec, rules, {})
     key = (sc.ops, n)
-    if key not in held[1]:
-        held[1][key] = move(spec, sc, n, rules)
-    found = held[1][key]
-    if found.scenario is not None and found.how != "native":  # the asking scenario's own labels
+    if key not in held[2]:
+        held[2][key] = move(spec, sc, n, held[1])
+    found = held[2][key]
+    if found.scenario is not None and found.how != "native":
         found = replace(found, scenario=replace(found.scenario, id=f"{sc.id}@{n}p", name=f"{sc.name} @{n}p",
                                                 section=sc.section, clause=sc.clause, line=sc.line))
     return found
