@@ -31,6 +31,16 @@ def _step_text(steps: StepLanguage, sc: Any, result: Any) -> str:
     return result.step
 
 
+def _scenario(spec: Spec, scenarios: dict[str, Any], sid: str) -> Any:
+    """The scenario of a result id, moved to its table size for an id like `clause/slug@5p`."""
+    base, _, size = sid.partition("@")
+    sc = scenarios.get(base)
+    if sc is None or not size:
+        return sc
+    from ..scenarios.sizes import sized
+    return sized(spec, sc, int(size.rstrip("p"))).scenario
+
+
 def localized_summary(spec: Spec, results: list, lock: Any, engine: str, lang: str, verbose: bool = False,
                       root: Path | None = None) -> str:
     from .runner import clause_outcomes, totals
@@ -44,7 +54,7 @@ def localized_summary(spec: Spec, results: list, lock: Any, engine: str, lang: s
              version=spec.version)]
     for r in results:
         if r.outcome in ("fail", "error"):
-            sc = scenarios.get(r.id)
+            sc = _scenario(spec, scenarios, r.id)
             out.append(f"{word(r.outcome).upper()} {iso(r.id)} — {sc.name if sc else r.name}")
             out.append(f"  {_step_text(steps, sc, r)}")
             out.append(f"  {r.message}")

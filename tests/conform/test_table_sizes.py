@@ -120,3 +120,20 @@ def test_what_is_never_moved_says_why():
     # a series whose exchange would involve an added seat: the reference shows other hands
     best = sized(spec, by_id["exchange.best/a-2-is-best-then-among-aces-the-higher-suit"], 5)
     assert best.scenario is None and "hand" in best.why_not
+
+
+def test_the_translated_scenarios_move_alike():
+    sys.path.insert(0, str(DECLARED.parent))
+    from declared import DeclaredSession
+
+    from president.conform.localized import localized_summary, run_localized
+    from president.protocol.client import InProcessClient
+
+    client = InProcessClient(lambda: DeclaredSession([5], "declared-5"))
+    options = handshake(client)["options"]
+    english = [(r.id, r.outcome) for r in run_scenarios(client, default_spec(), options=options)]
+    russian = run_localized(client, default_spec(), "ru", options=options)
+    assert [(r.id, r.outcome) for r in russian] == english
+    assert sum("@5p" in r.id and r.outcome == "pass" for r in russian) >= 70
+    passed = sum(r.outcome == "pass" for r in russian)
+    assert f"{passed}" in localized_summary(default_spec(), russian, None, "declared-5", "ru").splitlines()[-2]
