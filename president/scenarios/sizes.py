@@ -264,9 +264,8 @@ class _Mover:
             raise NotMovable(f"the added seats do not hand seat 0 an empty trick at {self.n} players")
 
     def move(self) -> list[Op]:
-        sc, k = self.sc, self.k
         hands_done = False
-        for i, op in enumerate(sc.ops):
+        for i, op in enumerate(self.sc.ops):
             a = op.kwargs
             if op.key == "table":
                 self.emit(Op.of("table", players=self.n))
