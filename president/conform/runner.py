@@ -99,7 +99,7 @@ def at_declared_size(sc: Scenario, options: dict[str, Any], spec: Spec | None = 
         found = sized(spec, sc, n)
         if found.scenario is not None:
             return found.scenario, ""
-        reasons.append(found.short if movable_reason(sc) else f"not movable to {n} players: {found.short}")
+        reasons.append(found.short if movable_reason(sc) else f"not at {n}: {found.short}")
     if not reasons:
         reasons.append(movable_reason(sc) or f"an example for {n0} players is not moved to a smaller table")
     return sc, reasons[0]

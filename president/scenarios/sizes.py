@@ -61,7 +61,7 @@ class Sized:
 
     @property
     def short(self) -> str:
-        return self.why_not if len(self.why_not) <= 120 else self.why_not[:117] + "..."
+        return self.why_not if len(self.why_not) <= 90 else self.why_not[:87] + "..."
 
 
 def native_players(sc: Scenario) -> int:
@@ -213,7 +213,7 @@ class _Mover:
         try:
             self.run.execute(op)
         except Mismatch as exc:
-            raise NotMovable(f"the reference at {self.n} players does not show it: {exc.message}") from None
+            raise NotMovable(exc.message) from None
         self.ops.append(op)
 
     def added_seats_pass(self) -> None:
@@ -230,7 +230,7 @@ class _Mover:
             if s["phase"] != "play":
                 return
             if s["trick"] is None:
-                raise NotMovable(f"an added seat would have to lead at {self.n} players")
+                raise NotMovable("an added seat would have to lead")
             self.emit(Op.of("pass", seat=s["to_act"]))
         raise NotMovable("the added seats keep the turn")
 
@@ -249,7 +249,7 @@ class _Mover:
                     self.emit(Op.of("play", seat=seat, cards=[card]))
                     continue
             if s["trick"] is None:
-                raise NotMovable(f"seat {seat} would have to lead after the example's deal ends at {self.n} players")
+                raise NotMovable(f"seat {seat} would have to lead after the example's deal ends")
             self.emit(Op.of("pass", seat=seat))
         raise NotMovable("the added seats do not go out")
 
@@ -261,7 +261,7 @@ class _Mover:
             self.emit(Op.of("pass", seat=self.seat(s)))
         st = self.run.state or {}
         if st.get("to_act") != self.seat(0) or st.get("trick") is not None or st.get("passed"):
-            raise NotMovable(f"the added seats do not hand seat 0 an empty trick at {self.n} players")
+            raise NotMovable("the added seats do not hand seat 0 an empty trick")
 
     def move(self) -> list[Op]:
         hands_done = False
@@ -288,9 +288,8 @@ class _Mover:
                 rule = reply.get("error", {}).get("rule") if reply and not reply.get("ok") else None
                 want = self.native.rules.get(i, a["rule"])  # the reference's own rule at the example's size
                 if rule != want:
-                    raise NotMovable(f"at {self.n} players the reference refuses by {rule!r}, not {want!r}"
-                                     if reply and not reply.get("ok") else
-                                     f"at {self.n} players the reference accepts what {a['rule']} refuses")
+                    raise NotMovable(f"the reference refuses by {rule!r}, not {want!r}" if reply and not reply.get("ok")
+                                     else f"the reference accepts what {a['rule']} refuses")
                 self.emit(op)
             elif op.key in _ALL_SEATS:
                 self._all_seats(op)
@@ -335,8 +334,7 @@ class _Mover:
         else:
             mine = [full[self.seat(s)] for s in range(self.n0)]
         if mine != want:
-            raise NotMovable(f"at {self.n} players the reference shows {op.key} {mine} on the example's seats, "
-                             f"the example says {want}")
+            raise NotMovable(f"{op.key} {mine} on the example's seats, where it says {want}")
         self.emit(_all_seats_op(op, full))
 
 
