@@ -4,9 +4,10 @@
 //
 // What it plays: CardVerse 1.1.0 with one house rule that no spec option describes: "a 2 or a 3
 // may always be played". This engine's reading: on a trick of a single card, a lone 2 or a lone 3
-// may always follow, whatever the trick's rank and the current order, even a 2 on a 2 or a 3 on a
-// 3 (for instance a 3 on an ace, or, in revolution, a 2 on a king). The trick then stands at the
-// rank played, and the next players follow it by the usual rules (or again with a lone 2 or 3).
+// may always follow, whatever the trick's rank and the current order (for instance a 3 on an ace,
+// or, in revolution, a 2 on a king), but not on a card of its own rank: a 2 on a 2 or a 3 on a 3
+// is still refused (so no equal play is ever accepted). The trick then stands at the rank played,
+// and the next players follow it by the usual rules (or again with a lone 2 or 3 of another rank).
 // Pairs, triples and quads of 2s or 3s follow the usual rules only. Everything else is 1.1.0,
 // and it declares no house rule.
 // Representation: cards are their texts; a hand is a Set of texts; a card's strength is looked up
@@ -81,7 +82,9 @@ class Board {
   // may these cards (one rank, right count) follow the trick?
   follows(cards) {
     const r = rankOf(cards[0]);
-    if (cards.length === 1 && this.trick.cards.length === 1 && (r === TWO || r === THREE)) return true; // the house rule
+    if (cards.length === 1 && this.trick.cards.length === 1 && (r === TWO || r === THREE) && r !== this.trick.rank) {
+      return true; // the house rule
+    }
     return this.reversed ? r < this.trick.rank : r > this.trick.rank;
   }
 
