@@ -345,3 +345,25 @@ def test_twothree_a_lone_two_or_three_follows_any_single_of_another_rank():
     call.ok("act", player=0, action={"type": "play", "cards": ["2C"]})
     assert _plays(call.ok("legal")) == set()  # a 2 on a 2 is still refused
     call.client.close()
+
+
+def test_expected_json_names_only_spec_clauses_and_options():
+    """expected.json is read by the diagnosis tests: every clause id and option value in it is the spec's."""
+    from president.spec import load_spec
+
+    spec = load_spec()
+    clause_ids = set(spec.clause_ids)
+    for entry in EXPECTED["engines"]:
+        devs = entry["deviations"]
+        assert entry["clauses"] == [d["clause"] for d in devs], entry["command"]
+        named = {d["clause"] for d in devs} | {c for d in devs for c in d["or"]}
+        assert named <= clause_ids, (entry["command"], named - clause_ids)
+        fitted: dict = {}
+        for d in devs:
+            fitted.update(d["explained_by"] or {})
+        assert fitted == entry["fitted"], entry["command"]
+        assert entry["partly"] == bool(entry["partly_by"])
+        for variant in [entry["fitted"], *entry["partly_by"]]:
+            for option, value in variant.items():
+                assert spec.option(option).value_clause(value) is not None, (entry["command"], option, value)
+        assert (ROOT / shlex.split(entry["command"])[1]).is_file()
