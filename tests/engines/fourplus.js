@@ -10,6 +10,8 @@
 // hello.options.players is [4, 5, 6] and a table of 3 is refused. It has no `position`
 // capability (every scenario must be reached by play from new_game) and no seeded shuffle.
 // Nothing differs from 1.1.0 at the table sizes it declares.
+// `node tests/engines/fourplus.js 5` (any sizes from 4 to 6 as arguments) declares and seats only
+// those sizes, e.g. a table of 5 only.
 // Representation: a hand is 13 rank buckets, each a 4-bit mask of the suits held (C=1, D=2,
 // H=4, S=8); a play is {rank, mask}.
 'use strict';
@@ -17,6 +19,11 @@ const readline = require('readline');
 
 const RANKS = ['3', '4', '5', '6', '7', '8', '9', '10', 'V', 'D', 'R', 'A', '2'];
 const SUITS = ['C', 'D', 'H', 'S'];
+const SIZES = process.argv.length > 2 ? process.argv.slice(2).map(Number) : [4, 5, 6];
+if (!SIZES.every((n) => Number.isInteger(n) && n >= 4 && n <= 6)) {
+  process.stderr.write('usage: fourplus.js [SIZE ...] (table sizes from 4 to 6)\n');
+  process.exit(2);
+}
 const KEYS = ['players', 'revolution', 'deals', 'equality', 'sequences', 'jokers', 'first_lead', 'leader_may_pass', 'scoring'];
 
 class Refused extends Error {
@@ -226,7 +233,7 @@ function config(cfg) {
   if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg)) throw new Refused('bad_field', null, 'config: an object');
   for (const k of Object.keys(cfg)) if (!KEYS.includes(k)) throw new Refused('unknown_option', null, `unknown option '${k}'`);
   const n = cfg.players;
-  if (!Number.isInteger(n) || n < 4 || n > 6) throw new Refused('bad_config', 'setup.players', 'this engine seats 4 to 6 players');
+  if (!Number.isInteger(n) || !SIZES.includes(n)) throw new Refused('bad_config', 'setup.players', `this engine seats ${SIZES.join(', ')} players`);
   const deals = cfg.deals === undefined ? 1 : cfg.deals;
   if (!Number.isInteger(deals) || deals < 1) throw new Refused('bad_config', 'game.end', 'deals: an integer >= 1');
   const revolution = cfg.revolution === undefined ? true : cfg.revolution;
@@ -246,7 +253,7 @@ function handle(req) {
   const cmd = req.cmd;
   if (cmd === 'hello') {
     return { ok: true, protocol: 1, name: 'fourplus-js', version: '1.0', variant: 'cardverse-president',
-      spec_version: '1.1.0', options: { players: [4, 5, 6], revolution: [true, false], deals: true } };
+      spec_version: '1.1.0', options: { players: [...SIZES], revolution: [true, false], deals: true } };
   }
   if (cmd === 'quit') return { ok: true };
   if (cmd === 'new_game') {
