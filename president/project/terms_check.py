@@ -26,7 +26,7 @@ def check_terms(ctx: CheckContext) -> list[Problem]:
         for lang, cat in cats.items():
             file = ctx.rel(po_path(ctx.project.root, lang, domain))
             for msg in cat:
-                if not msg.id or msg.fuzzy or not _translated(msg):
+                if not msg.id or msg.fuzzy or not _translated(msg) or msg.context in tb.skip_contexts:
                     continue
                 published = domain == DOMAIN and not is_unreviewed(msg)
                 for what in term_hits(tb, lang, _texts(msg.id), _texts(msg.string), published):
