@@ -56,7 +56,7 @@ def same_plurals(msg: Message, nplurals: int) -> str | None:
     return None
 
 
-def _bare(text: str) -> str:
+def bare(text: str) -> str:
     """Text without its final sentence mark and trailing invisible controls."""
     text = _INVISIBLE.sub("", text)
     return text[:-1] if text[-1:] in FULL_STOPS else text
@@ -67,13 +67,13 @@ def cross_domain(rules: Iterable[Message], steps: Iterable[Message]) -> list[tup
     sentences = {}
     for m in rules:
         if m.id and isinstance(m.id, str) and re.search(r"\w", m.id) and m.string and not m.fuzzy:
-            sentences.setdefault(_bare(m.id), m)
+            sentences.setdefault(bare(m.id), m)
     out = []
     for m in steps:
         if not (m.id and isinstance(m.id, str) and m.string) or m.fuzzy:
             continue
-        other = sentences.get(_bare(m.id))
-        if other is not None and _bare(m.string) != _bare(other.string):
+        other = sentences.get(bare(m.id))
+        if other is not None and bare(m.string) != bare(other.string):
             out.append((m, other))
     return out
 
