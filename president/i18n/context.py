@@ -54,12 +54,13 @@ PLACEHOLDER_NOTES: dict[str, str] = {
     "second": "the second of two locked variants (msgctxt 'locked variant'), as translated; {agree}",
 }
 
-#: The note of a placeholder filled with a shared option word (one word for several sentences):
-#: `president check` holds its translations to the frame it describes (president/i18n/optionwords.py).
-OPTION_WORD_NOTE = ("one word for every variant, so nothing may agree with it (gender, number): write the "
-                    "sentence as a label, the placeholder(s), and its predicate after a colon (el 'Η σκάλα: εκτός "
-                    "παιχνιδιού.'), or mark the entry `#, ignore-option-word` if your language needs no agreement")
-for _name in ("variant", "first", "second"):
+#: Placeholders filled with a word shared by several options: the messages using them come once per
+#: option (msgctxt 'option <name>' or 'options <a>, <b>'), so each translation can agree with its word;
+#: `president check` holds the templates to that (president/i18n/lint.py: `option_messages`).
+OPTION_WORD_PLACEHOLDERS = frozenset({"variant", "first", "second"})
+OPTION_WORD_NOTE = ("this message exists once per option (see msgctxt): make the sentence agree with that "
+                    "option's word (gender, number)")
+for _name in OPTION_WORD_PLACEHOLDERS:
     PLACEHOLDER_NOTES[_name] = PLACEHOLDER_NOTES[_name].replace("{agree}", OPTION_WORD_NOTE)
 
 _GETTEXT = {"_": 1, "gettext": 1, "ngettext": 1, "pgettext": 2, "npgettext": 2}

@@ -10,11 +10,14 @@ wording of a catalog (president/project/lint_check.py registers them).
   the published (reviewed) rules messages: hi "।", hy "։", ar/el/ru "." (Weblate "end-stop").
 - `bidi_controls`: an override or embedding (U+202A–202E) anywhere; isolates (U+2066–2069) that do
   not pair up; isolates or marks in a left-to-right language.
-- `option_words`: a placeholder filled with one shared option word (`OPTION_PLACEHOLDERS` of the
-  rules domain, `{x:OnOff}` of the steps domain) must stand in a frame that needs no agreement:
-  on one side of a colon (`:`, `：`, Armenian `՝`) with at most one other word (a conjunction),
-  `%(variant)s: …`, `равенство: {equality:OnOff}`; the flag `#, ignore-option-word` marks a
-  language where the sentence needs no agreement.
+- `option_messages` (templates) and `option_words` (translations): a word shared by several options
+  inserted into a sentence whose grammar may depend on it. In the rules domain a message taking one
+  (`%(variant)s`, `%(first)s`, `%(second)s`: context.OPTION_WORD_PLACEHOLDERS) must exist once per
+  option, with a msgctxt naming it ('option equality'), so each translation agrees with its word. In
+  the steps domain the on/off word (`{x:OnOff}`, msgctxt word-on/word-off) must be the value of a
+  `label: value` frame: right after a colon (`:`, `：`, Armenian `՝`), no word after it
+  (`равенство: {equality:OnOff}`, not `равенство {equality:OnOff}` with выключена); the flag
+  `#, ignore-option-word` marks a translation where that is not needed.
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ from typing import Iterable
 
 from babel.messages.catalog import Message
 
-from .context import OPTION_WORD_NOTE, PLACEHOLDER_NOTES
+from .context import OPTION_WORD_PLACEHOLDERS
 
 IGNORE_SAME_PLURALS = "ignore-same-plurals"
 IGNORE_OPTION_WORD = "ignore-option-word"
@@ -36,8 +39,7 @@ ISOLATE_OPEN, ISOLATE_CLOSE = "\u2066\u2067\u2068", "\u2069"  # LRI RLI FSI, PDI
 MARKS = "\u200e\u200f\u061c"  # LRM RLM ALM
 _INVISIBLE = re.compile(f"[\u2066-\u2069{MARKS}\u202a-\u202e\\s]+$")
 
-#: Rules placeholders filled with a shared option word (their note says so).
-OPTION_PLACEHOLDERS = frozenset(name for name, note in PLACEHOLDER_NOTES.items() if OPTION_WORD_NOTE in note)
+OPTION_CONTEXTS = ("option ", "options ")  # msgctxt of a message that exists once per option
 _FRAME = re.compile("[:：՝]")
 
 
@@ -133,30 +135,33 @@ def bidi_controls(text: str, rtl: bool) -> list[str]:
     return out
 
 
-def option_placeholders(text: str, domain_is_steps: bool) -> list[str]:
-    """The option-word placeholders of a source text."""
-    if domain_is_steps:
-        return re.findall(r"\{\w+:OnOff\}", text)
-    return [f"%({n})s" for n in re.findall(r"%\((\w+)\)s", text) if n in OPTION_PLACEHOLDERS]
+def option_messages(template: Iterable[Message]) -> list[tuple[Message, list[str]]]:
+    """Messages of the rules template that take a shared option word through a placeholder without a
+    msgctxt naming the option ('option equality', 'options equality, jokers')."""
+    out = []
+    for m in template:
+        if not m.id:
+            continue
+        names = sorted({n for src in forms(m.id) for n in re.findall(r"%\((\w+)\)s", src)} & OPTION_WORD_PLACEHOLDERS)
+        if names and not (m.context or "").startswith(OPTION_CONTEXTS):
+            out.append((m, [f"%({n})s" for n in names]))
+    return out
 
 
-def option_words(msg: Message, steps: bool) -> str | None:
-    """A shared option word inserted where the sentence's grammar would depend on it."""
-    wanted = option_placeholders(forms(msg.id)[0], steps)
+def option_words(msg: Message) -> str | None:
+    """A steps translation inserting the shared on/off word ({x:OnOff}) anywhere but as the value of a
+    `label: value` frame (after a colon, nothing but punctuation after it), where nothing agrees with it."""
+    wanted = re.findall(r"\{\w+:OnOff\}", forms(msg.id)[0])
     if not wanted or IGNORE_OPTION_WORD in msg.flags:
         return None
     for text in forms(msg.string):
-        if not text:
-            continue
-        colon = _FRAME.search(text)
-        sides = [text[:colon.start()], text[colon.end():]] if colon else []
-        side = next((s for s in sides if all(p in s for p in wanted)), None)
-        rest = side
         for p in wanted:
-            rest = rest.replace(p, " ") if rest is not None else None
-        if side is None or len(re.findall(r"\w+", rest or "")) > 1:
-            return (f"{', '.join(wanted)} is one word shared by every option, so nothing may agree with it: "
-                    f"write the sentence as '{' '.join(wanted)}: <predicate>' or '<label>: {wanted[0]}' "
-                    f"(a colon, at most a conjunction beside the placeholders), or mark the entry "
-                    f"`#, {IGNORE_OPTION_WORD}` if your language needs no agreement")
+            at = text.find(p)
+            if at < 0:
+                continue  # a lost placeholder is the placeholder check's problem
+            before, after = text[:at], text[at + len(p):]
+            if not _FRAME.search(before[-3:]) or re.search(r"\w", after):
+                return (f"{p} is one word shared by every option (msgctxt word-on, word-off), so nothing may "
+                        f"agree with it: write '<option>: {p}' (a colon before it, no word after it), or mark "
+                        f"the entry `#, {IGNORE_OPTION_WORD}` if your language needs no agreement here")
     return None

@@ -7,7 +7,7 @@ from babel.messages.catalog import Catalog, Message
 from ..errors import Problem
 from ..i18n import lint
 from ..i18n.catalogs import DOMAIN, message_key, parse_plural_forms, po_path, raw_plural_forms, PLURAL_FORMS
-from ..i18n.render import text_direction
+from ..i18n.render import CONTENT_TEMPLATE, text_direction
 from ..i18n.steps_catalog import DOMAIN as STEPS, is_unreviewed
 from .check import CheckContext, _catalogs, _key_text, _translated, register_check
 
@@ -103,12 +103,18 @@ def check_bidi_controls(ctx: CheckContext) -> list[Problem]:
 
 @register_check
 def check_option_words(ctx: CheckContext) -> list[Problem]:
-    """An option word shared by every option inserted into a sentence whose grammar depends on it."""
+    """A word shared by several options inserted into a sentence whose grammar depends on it."""
     out = []
-    for domain in DOMAINS:
-        for lang, (file, cat) in _messages(ctx, domain).items():
-            for msg in _live(cat):
-                what = lint.option_words(msg, domain == STEPS)
-                if what:
-                    out.append(_problem(file, lang, msg, what, "see the placeholder's note in the catalog"))
+    template = ctx.template()
+    for msg, names in lint.option_messages(template or []):
+        src, line = (msg.locations or [(f"president/templates/{CONTENT_TEMPLATE}", None)])[0]
+        out.append(Problem(src, line, "", f"{_key_text(message_key(msg))} takes {', '.join(names)}, a word "
+                           "shared by several options, without a msgctxt naming the option",
+                           "write one message per option: pgettext('option <name>', ...), so each translation "
+                           "can agree with its word"))
+    for lang, (file, cat) in _messages(ctx, STEPS).items():
+        for msg in _live(cat):
+            what = lint.option_words(msg)
+            if what:
+                out.append(_problem(file, lang, msg, what, "see the placeholder's note in the catalog"))
     return out
