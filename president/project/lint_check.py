@@ -97,7 +97,7 @@ def check_bidi_controls(ctx: CheckContext) -> list[Problem]:
                 for text in lint.forms(msg.string):
                     for what in lint.bidi_controls(text or "", rtl):
                         out.append(_problem(file, lang, msg, what,
-                                            "remove it: the renderer isolates values itself (docs/i18n.md)"))
+                                            "remove overrides and stray marks; close every isolate with U+2069, and isolate only on right-to-left pages (docs/i18n.md)"))
     return out
 
 
