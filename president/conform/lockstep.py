@@ -28,6 +28,7 @@ from ..spec import Spec
 from ..protocol.client import Client, EngineDied, EngineTimeout, ProtocolViolation
 from .diagnose import Evidence, Finding, SchemaSampler, diverge, note_kind, representation_notes, rule_view
 from .houserules import HOUSE_RULES, HouseRule, describe, explain
+from .trace import Trace
 
 #: Protocol option names of the house rules (docs/protocol.md), besides revolution and deals.
 HOUSE_OPTIONS = tuple(dict.fromkeys(r.option for r in HOUSE_RULES if r.option not in ("revolution", "deals")))
@@ -65,6 +66,7 @@ class LockstepResult:
     divergent_games: set[int] = field(default_factory=set)
     notes: dict[str, list] = field(default_factory=dict)  # note kind → [times seen, first example]
     deviations: dict[tuple[str, str], "Deviation"] = field(default_factory=dict)  # (clause, rule) → first seen
+    traces: list[Trace] = field(default_factory=list)  # every game as the engine played it, in game order
 
     @property
     def steps_per_s(self) -> float:
@@ -287,17 +289,20 @@ def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
         plan = plan_game(spec, session, rng, config)
         requests = [req for req, _ in plan]
         result.games += 1
+        trace = Trace(f"game {g}")
+        result.traces.append(trace)
         try:
             replies = client.pipeline(requests)
         except ProtocolViolation as exc:
             at = min(exc.index, len(requests) - 1)
+            trace.steps.extend((req, None) for req in requests[:at + 1])
             result.divergences.append(Divergence(g, game_seed, at, requests[at], f"{type(exc).__name__}: {exc}",
                                                  kind="error", clause="protocol"))
             if hasattr(client, "restart"):  # a dead, silent or out-of-step engine starts afresh
                 client.restart()
             continue
         result.requests += len(requests)
-        game = _Game(result, client, rules, spec, g, game_seed, rng, ref_options, declared or set(), checker)
+        game = _Game(result, client, rules, spec, g, game_seed, rng, ref_options, declared or set(), checker, trace)
         game.compare_plan(plan, replies)
         if progress:
             progress(g + 1)
@@ -309,8 +314,10 @@ class _Game:
     """One lock-step game: the pipelined plan, then (after an explained divergence) step by step."""
 
     def __init__(self, result: LockstepResult, client: Client, rules: Ruleset, spec: Spec, number: int,
-                 seed: int, rng: random.Random, ref_options: set[str], declared: set[str], checker: Checker):
+                 seed: int, rng: random.Random, ref_options: set[str], declared: set[str], checker: Checker,
+                 trace: Trace):
         self.result, self.client, self.rules, self.spec = result, client, rules, spec
+        self.trace = trace  # the game as the engine played it (a re-sent setup is not repeated)
         self.number, self.seed, self.rng = number, seed, rng
         self.ref_options, self.declared = ref_options, declared
         self.checker = checker
@@ -322,6 +329,7 @@ class _Game:
         before: dict[str, Any] | None = None
         for i, ((req, expected), actual) in enumerate(zip(plan, replies)):
             self.history.append(req)
+            self.trace.add(req, actual)
             refusal = None
             if req["cmd"] == "legal":
                 refusal = lambda text, i=i: _refusal_rule(_reference_at(self.history[:-1], self.rules))(text)  # noqa: E731
@@ -400,6 +408,7 @@ class _Game:
         act = {"cmd": "act", "player": actual.get("player"), "action": choice}
         reply = self.client.request(act)
         self.history.append(act)
+        self.trace.add(act, reply)
         return reply.get("state") if reply.get("ok") else None
 
     def _continue(self, state: dict[str, Any], config: Config, last_ranking: list[int]) -> None:
@@ -447,6 +456,7 @@ class _Game:
         expected = ref.handle(req)
         actual = self.client.request(req)
         self.history.append(req)
+        self.trace.add(req, actual)
         self.result.requests += 1
         finding = self.checker.check(req, expected, actual, before, refusal)
         if finding is None:

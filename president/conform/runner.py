@@ -18,6 +18,7 @@ from ..scenarios.model import MalformedReply, Mismatch, Scenario, ScenarioRun, b
 from ..spec import Spec
 from ..protocol.client import Client, ProtocolViolation, RunStopped
 from .diagnose import Evidence, Finding, SchemaSampler, root_cause
+from .trace import Trace
 
 PROTOCOL_VERSION = 1
 OUTCOMES = ("pass", "fail", "blocked", "error", "protocol", "skip")
@@ -41,6 +42,7 @@ class ScenarioResult:
     reasons: list[str] = field(default_factory=list)  # engine refusal codes/rules seen
     seconds: float = 0.0
     steps: list[tuple[str, str, str]] = field(default_factory=list)  # (keyword kind, text, status)
+    trace: Trace | None = None  # what the engine was sent and answered (None when skipped)
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "clause": self.clause, "outcome": self.outcome, "message": self.message,
@@ -130,6 +132,7 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
             res.step = "(between the checked steps)"
     res.seconds = time.perf_counter() - t0
     res.reasons, res.notes, res.sent = run.reasons, run.notes, run.sent
+    res.trace = Trace(sc.id, steps=list(run.sent))
     if res.outcome == "pass":
         res.step = ""
     status = "passed" if res.outcome == "pass" else "failed"
