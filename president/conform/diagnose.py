@@ -232,14 +232,32 @@ class SchemaSampler:
         return wire.reply_problems(cmd, reply)
 
 
-def root_cause(sent: list[tuple[dict[str, Any], Any]], rules: Any = None) -> tuple[Finding, Evidence] | None:
-    """Replay what an engine was sent on the reference: the first rule divergence of its replies."""
+def root_cause(sent: list[tuple[dict[str, Any], Any]], rules: Any = None,
+               spec_shuffle: bool = False) -> tuple[Finding, Evidence] | None:
+    """Replay what an engine was sent on the reference: the first rule divergence of its replies.
+    A seeded deal is compared by its observables (`deals`), unless the engine declares the
+    spec's shuffle (`spec_shuffle`); the reference then goes on with the engine's hands."""
     from ..protocol.server import Session
     from ..game.position import reference_rules
+    from .deals import check_seeded, is_seeded
 
-    ref = Session(rules or reference_rules())
+    rules = rules or reference_rules()
+    ref = Session(rules)
     before: dict[str, Any] | None = None
     for req, actual in sent:
+        if is_seeded(req) and not spec_shuffle and isinstance(actual, dict) and isinstance(actual.get("ok"), bool):
+            try:
+                finding, expected, adopted = check_seeded(req, ref, actual, before, rules)
+            except Exception:  # noqa: BLE001 - a malformed reply is the protocol's business, not a rule's
+                return None
+            if finding is not None:
+                upto = next(i for i, (r, _) in enumerate(sent) if r is req)
+                return finding, Evidence([r for r, _ in sent[:upto + 1]], expected, actual,
+                                         rule_view(before) if before else None, finding.clause)
+            if adopted is not None:
+                ref = adopted
+                before = expected["state"]
+            continue
         game = ref.game
         refusal = None
         if req.get("cmd") == "legal" and game is not None:
