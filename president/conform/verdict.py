@@ -29,7 +29,8 @@ class Deviation:
     engine_error: str = ""
     blocked: int = 0
     scenarios: list[str] = field(default_factory=list)  # failing scenarios of the clause itself
-    games: int = 0  # lock-step divergences
+    games: int = 0  # lock-step games where it showed
+    steps: int = 0  # lock-step requests where it showed
     declared: bool = False
     gherkin: str | None = None
     samples: list[Evidence] = field(default_factory=list)
@@ -45,7 +46,8 @@ class Deviation:
                 "hello_options": self.house_rule.hello_line if self.house_rule else None,
                 "description": self.house_rule.sentence if self.house_rule else self.description,
                 "declared": self.declared, "evidence": self.evidence, "engine_error": self.engine_error,
-                "blocked": self.blocked, "scenarios": self.scenarios, "games": self.games, "also_breaks": self.also,
+                "blocked": self.blocked, "scenarios": self.scenarios, "games": self.games, "steps": self.steps,
+                "also_breaks": self.also,
                 "minimal_scenario": self.gherkin, "shrink_seconds": round(self.shrink_seconds, 3)}
 
 
@@ -99,7 +101,8 @@ def diagnose_run(results: list[ScenarioResult], lock: LockstepResult | None, opt
             if dev is None:
                 dev = found[key] = Deviation(ld.clause, ld.house_rule, ld.description, ld.first.message,
                                              ld.first.engine_error)
-            dev.games += ld.count
+            dev.games += len(ld.games)
+            dev.steps += ld.steps
             dev.samples += [d.evidence for d in ld.samples if d.evidence is not None]
             dev.declared = dev.declared or declares(options, ld.house_rule)
     found = _merge_same_behaviour(found)
@@ -134,6 +137,7 @@ def _merge_same_behaviour(found: dict[tuple[str, str], Deviation]) -> dict[tuple
             main.blocked += other.blocked
             main.scenarios += other.scenarios
             main.games += other.games
+            main.steps += other.steps
             main.declared = main.declared or other.declared
             main.samples += other.samples
         out[main.key] = main
