@@ -279,7 +279,7 @@ class Game:
         self.last_ranking: list[int] = []
         self.adoptions = 0
         self.segment: int | None = None  # acts per segment (None: to the end of the game)
-        self.engine_legal: tuple[str, list[Any]] | None = None  # (position, the engine's legal actions there)
+        self.engine_legal: tuple[Any, list[Any]] | None = None  # (position, the engine's legal actions there)
         self.refused: dict[str, set[str]] = {}  # position -> actions the engine refused there
         self.dealt = 0  # cards in the hands at the start (a first lead is still due while they all are)
         self.config: dict[str, Any] = {}
@@ -398,7 +398,7 @@ class Game:
         if not expected["ok"]:
             return
         if req["cmd"] == "legal":
-            self.engine_legal = (_key(self.before), actual.get("actions") or [])
+            self.engine_legal = (self.before, actual.get("actions") or [])  # its position is keyed when needed
             return
         if "state" in expected:
             if req["cmd"] == "act":
@@ -422,7 +422,7 @@ class Game:
         if req["cmd"] == "act" and expected["ok"] and not actual["ok"]:
             self.refused.setdefault(_key(self.before), set()).add(action_notation(req["action"]))
         if req["cmd"] == "legal" and actual["ok"]:
-            self.engine_legal = (_key(self.before), actual.get("actions") or [])
+            self.engine_legal = (self.before, actual.get("actions") or [])
         div.evidence = Evidence(list(self.history), expected, actual, rule_view(self.before) if self.before else None,
                                 finding.clause)
         div.replayable = self.replayable
@@ -468,7 +468,7 @@ class Game:
         here = _key(self.before)
         avoid = self.refused.get(here, set())
         mine = {action_notation(a) for a in actions}
-        if self.engine_legal is not None and self.engine_legal[0] == here:
+        if self.engine_legal is not None and _key(self.engine_legal[0]) == here:
             theirs = [a for a in self.engine_legal[1] if _notation(a) not in avoid]
             extra = [a for a in theirs if _notation(a) not in mine]
             common = [a for a in theirs if _notation(a) in mine]
