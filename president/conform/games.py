@@ -274,7 +274,8 @@ class Game:
         self.before: dict[str, Any] | None = None  # the reference's STATE before the next request
         self.engine_state: dict[str, Any] | None = None  # the engine's last STATE
         self.history: list[dict[str, Any]] = []  # the game's requests, replayable from new_game (explicit hands)
-        self.replayable = True  # every divergence so far explained: the history replays on the reference
+        self.explainable = True  # every divergence so far explained: the history replays on the reference
+        self.secret = False  # a seeded later deal was played: its cards before the exchange are the engine's
         self.explained: dict[str, Any] = {}  # house rules explained in this game (option -> value)
         self.last_ranking: list[int] = []
         self.adoptions = 0
@@ -425,15 +426,15 @@ class Game:
             self.engine_legal = (self.before, actual.get("actions") or [])
         div.evidence = Evidence(list(self.history), expected, actual, rule_view(self.before) if self.before else None,
                                 finding.clause)
-        div.replayable = self.replayable
-        if self.replayable:
+        div.replayable = not self.secret  # the shrinker replays it, adopting the engine's state where fields differ
+        if self.explainable:
             rule = explain(div.evidence, replay_on_reference(self.rules), self.table.ref_options,
                            {**self.table.variant, **self.explained})
             if rule is not None:
                 self.explained[rule.option] = rule.value
                 div.rule, div.followed = rule.label, True
             else:
-                self.replayable = False  # the reference now goes on from the engine's state, not its own
+                self.explainable = False  # the reference now goes on from the engine's state, not its own
         self.segment = FIRST_SEGMENT_AFTER
 
     def _adopt(self, req: dict[str, Any], actual: dict[str, Any]) -> Session:
@@ -497,7 +498,7 @@ class Game:
             self.dealt = sum(len(h) for h in actual["state"]["hands"])
         else:
             self.history.append(req)
-            self.replayable = False  # a later seeded deal: the cards before the exchange are the engine's secret
+            self.secret = True  # a later seeded deal: the cards before the exchange are the engine's secret
         if finding is not None:
             self._diverged(index, req, expected, actual, finding)
             return self._adopt(req, actual)

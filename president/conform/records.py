@@ -24,7 +24,7 @@ class Divergence:
     evidence: Evidence | None = None  # the game's requests from new_game, replayable on the reference
     rule: str | None = None  # the label of the house rule that explains it
     deal: int = 0  # the deal it showed in
-    replayable: bool = False  # `evidence` replays from new_game on the reference (all before it explained)
+    replayable: bool = False  # `evidence` replays from new_game on the reference (no seeded later deal in it)
 
     def as_dict(self) -> dict[str, Any]:
         return {"game": self.game, "seed": self.seed, "index": self.index, "request": self.request,
