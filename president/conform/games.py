@@ -23,8 +23,9 @@ from ..protocol.client import Client, ProtocolViolation
 from ..protocol.server import Session
 from ..scenarios.model import action_notation, canonical_state, card_key, check_state_shape, notation_action
 from ..spec import Spec
-from .deals import check_seeded, declares_spec_shuffle, is_seeded
-from .diagnose import Evidence, Finding, SchemaSampler, diverge, note_kind, representation_notes, rule_view
+from .deals import declares_spec_shuffle, is_seeded
+from .diagnose import (Evidence, Finding, SchemaSampler, check_seeded, diverge, note_kind, representation_notes,
+                       rule_view)
 from .houserules import HOUSE_RULES, explain
 from .records import Divergence, GameRecord
 from .trace import Trace
@@ -327,7 +328,8 @@ class Game:
                 self._seeded(req)
                 return []
         else:
-            req = {"cmd": "new_game", "config": self.config, "hands": _hands_for(self.rng, self.table.spec, self.config)}
+            hands = _hands_for(self.rng, self.table.spec, self.config)
+            req = {"cmd": "new_game", "config": self.config, "hands": hands}
         expected = self.ref.handle(self._ref_request(req))
         if not expected["ok"]:
             self._segment([(req, expected)], self.ref)

@@ -255,7 +255,8 @@ def _state_ops(state: dict[str, Any], fields: list[str]) -> list[Op]:
         elif f == "phase":
             ops.append(Op.of("phase-" + s["phase"].replace("_", "-")))
         elif f == "hands":
-            ops += [Op.of("hand", seat=i, cards=h) if h else Op.of("hand-empty", seat=i) for i, h in enumerate(s["hands"])]
+            ops += [Op.of("hand", seat=i, cards=h) if h else Op.of("hand-empty", seat=i)
+                    for i, h in enumerate(s["hands"])]
     return ops
 
 
