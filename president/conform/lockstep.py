@@ -72,10 +72,10 @@ def merge(records: list[GameRecord], declared: set[str]) -> LockstepResult:
             result.unfinished.append((rec.number, rec.unfinished))
         for div in rec.divergences:
             rule = RULES_BY_LABEL.get(div.rule) if div.rule else None
+            if div.kind == "error" or div.evidence is None:
+                continue  # an engine error or a malformed reply: counted in `errors`
             if rule is None or rule.option not in declared:
                 result.divergent_games.add(rec.number)  # a declared house rule is the engine's variant
-            if div.kind == "error" or div.evidence is None:
-                continue
             seen = {d.description for d in result.deviations.values()}
             key = (div.clause, rule.label if rule else describe(div.evidence, seen))
             dev = result.deviations.get(key)
