@@ -66,6 +66,7 @@ class Evidence:
     actual: dict[str, Any]  # the engine's reply
     before: dict[str, Any] | None  # the rule STATE before it (reference)
     clause: str
+    variant: dict[str, Any] | None = None  # options the reference played besides the config (house rules it followed)
 
 
 @dataclass

@@ -70,6 +70,7 @@ def merge(records: list[GameRecord], declared: set[str]) -> LockstepResult:
             seen[0] += count
         if rec.unfinished:
             result.unfinished.append((rec.number, rec.unfinished))
+        result.resynced += [(rec.number, why) for why in rec.resynced]
         for div in rec.divergences:
             rule = RULES_BY_LABEL.get(div.rule) if div.rule else None
             if div.kind == "error" or div.evidence is None:

@@ -162,21 +162,26 @@ def _keep_seats(requests: Requests, kept: list[int]) -> Requests | None:
     out = copy.deepcopy(requests)
     out[0]["hands"] = [out[0]["hands"][s] for s in seats]
     out[0]["config"]["players"] = len(seats)
-    for r in out[1:]:
+    kept = [out[0]]
+    for i, r in enumerate(out[1:], start=1):
         if r["cmd"] == "deal":
             return None
         p = r.get("player")
         if isinstance(p, int):
             if p not in new:
-                return None
+                if i == len(out) - 1:
+                    return None
+                continue  # a removed seat's acts go with it (its cards went with its hand)
             r["player"] = new[p]
-    return out
+        kept.append(r)
+    return kept
 
 
 def shrink(ev: Evidence, engine: Client, rules: Ruleset | None = None, budget_s: float = 8.0,
            variant: dict[str, Any] | None = None) -> Requests | None:
     """The smallest game (requests) found that still diverges on `ev.clause`, or None."""
     rules = rules or Ruleset.from_spec()
+    variant = {**(ev.variant or {}), **(variant or {})} or None  # the house rules it was found under, too
     reqs = list(ev.requests)
     if not reqs or reqs[0].get("cmd") != "new_game" or "hands" not in reqs[0]:
         return None
@@ -192,6 +197,7 @@ def shrink(ev: Evidence, engine: Client, rules: Ruleset | None = None, budget_s:
     reqs = kept if s.still(kept) else reqs
     if not s.still(reqs):
         return None
+    reqs = _jump(reqs, s, variant) or reqs
     size = None
     while s.left() and size != _size(reqs):
         size = _size(reqs)
@@ -213,6 +219,46 @@ def shrink(ev: Evidence, engine: Client, rules: Ruleset | None = None, budget_s:
         if s.still(trial):
             reqs = trial
     return reqs
+
+
+def _jump(reqs: Requests, s: Shrinker, variant: dict[str, Any] | None) -> Requests | None:
+    """The game started afresh at a later trick: the hands held then (seats that went out left
+    out), turned so that the trick's leader is seat 0, who leads a new game. Tried from the last
+    trick before the divergence backwards; the first that still diverges is kept."""
+    if (with_variant(reqs[0], variant)["config"].get("first_lead") or "seat0") != "seat0":
+        return None
+    ref = Session(s.rules)
+    starts: list[tuple[int, dict[str, Any]]] = []
+    for i, req in enumerate(reqs[:-1]):
+        reply = ref.handle(with_variant(req, variant))
+        if req["cmd"] == "deal" or not reply.get("ok") or "state" not in reply:
+            starts = [] if req["cmd"] == "deal" else starts
+            continue
+        st = reply["state"]
+        if i > 0 and st["phase"] == "play" and st["trick"] is None and st["order"] == "normal" and st["to_act"] is not None:
+            starts.append((i, st))
+    for i, st in reversed(starts):
+        if not s.left():
+            return None
+        seats = [p for p in range(len(st["hands"])) if st["hands"][p]]
+        if len(seats) < s.min_players or any(r.get("cmd") == "deal" for r in reqs[i + 1:]):
+            continue
+        lead = seats.index(st["to_act"])
+        order = seats[lead:] + seats[:lead]
+        new = {p: k for k, p in enumerate(order)}
+        first = copy.deepcopy(reqs[0])
+        first["hands"] = [list(st["hands"][p]) for p in order]
+        first["config"]["players"], first["config"]["deals"] = len(order), 1
+        rest = copy.deepcopy(reqs[i + 1:])
+        if any(isinstance(r.get("player"), int) and r["player"] not in new for r in rest):
+            continue
+        for r in rest:
+            if isinstance(r.get("player"), int):
+                r["player"] = new[r["player"]]
+        trial = [first] + rest
+        if s.still(trial):
+            return trial
+    return None
 
 
 def _size(reqs: Requests) -> tuple[int, int, int]:

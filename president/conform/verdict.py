@@ -131,7 +131,8 @@ def shrink_deviation(dev: Deviation, engine: Client, rules: Ruleset, budget: flo
         small = shrink(ev, engine, rules, budget_s=left, variant=variant)
         if small:
             title = dev.house_rule.sentence if dev.house_rule else (dev.description or dev.evidence)
-            scenario = minimal_scenario(small, engine, rules, dev.clause, title, variant)
+            found_under = {**(ev.variant or {}), **(variant or {})} or None
+            scenario = minimal_scenario(small, engine, rules, dev.clause, title, found_under)
             dev.confirmed = confirm(scenario, engine)
             dev.original_size, dev.minimal_size = size_of(ev.requests), size_of(small)
             dev.gherkin = (f"  # the engine differs: {dev.evidence}\n  @{dev.clause}"
