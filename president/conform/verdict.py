@@ -124,7 +124,7 @@ def shrink_deviation(dev: Deviation, engine: Client, rules: Ruleset, budget: flo
     from .shrink import confirm, gherkin_of, minimal_scenario, shrink, size_of
 
     t0 = time.perf_counter()
-    for ev in dev.samples:
+    for ev in sorted(dev.samples, key=lambda e: len(e.requests)):  # the shortest games first
         left = budget - (time.perf_counter() - t0)
         if left <= 0:
             break
