@@ -261,14 +261,42 @@ def _jump(reqs: Requests, s: Shrinker, variant: dict[str, Any] | None) -> Reques
     return None
 
 
+def shrink_seeded(ev: Evidence, engine: Client, rules: Ruleset, variant: dict[str, Any] | None = None
+                  ) -> tuple[Requests, list[Op]] | None:
+    """A seeded deal that breaks the dealing rules: the smallest table (one deal) where the engine's
+    own deal from that seed still shows it, with the hand sizes the reference deals as the check."""
+    from .diagnose import check_seeded
+
+    first = ev.requests[-1] if ev.requests else {}
+    if first.get("cmd") != "new_game" or "seed" not in first:
+        return None
+    for players in range(rules.spec.players.min, rules.spec.players.max + 1):
+        req = {"cmd": "new_game", "config": {**first["config"], "players": players, "deals": 1}, "seed": first["seed"]}
+        try:
+            reply = engine.pipeline([req])[0]
+        except ProtocolViolation:
+            return None
+        if not (isinstance(reply, dict) and isinstance(reply.get("ok"), bool)):
+            return None
+        finding, expected, _ = check_seeded(with_variant(req, variant), Session(rules), reply, None, rules)
+        if finding is not None and finding.clause == ev.clause and expected.get("ok"):
+            ops = table_ops(with_variant(req, variant)["config"]) + [Op.of("seed", seed=req["seed"]), Op.of("start"),
+                                                                     Op.of("hand-sizes", sizes=[
+                                                                         len(h) for h in expected["state"]["hands"]])]
+            return [req], ops
+    return None
+
+
 def _size(reqs: Requests) -> tuple[int, int, int]:
     return len(reqs), len(reqs[0]["hands"]), sum(len(h) for h in reqs[0]["hands"])
 
 
 def size_of(reqs: Requests) -> dict[str, int]:
     """Seats, plays (accepted acts and deals before the last request) and cards of a game."""
-    return {"seats": len(reqs[0]["hands"]), "plays": sum(r["cmd"] in ("act", "deal") for r in reqs[1:-1]),
-            "cards": sum(len(h) for h in reqs[0]["hands"])}
+    hands = reqs[0].get("hands")
+    seats = len(hands) if hands is not None else int((reqs[0].get("config") or {}).get("players") or 0)
+    return {"seats": seats, "plays": sum(r.get("cmd") in ("act", "deal") for r in reqs[1:-1]),
+            "cards": sum(len(h) for h in hands) if hands is not None else 0}  # 0: dealt from a seed
 
 
 # --- as scenario steps ------------------------------------------------------------------
