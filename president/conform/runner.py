@@ -19,6 +19,8 @@ from ..spec import Spec
 from ..protocol.client import Client, ProtocolViolation, RunStopped
 from ..scenarios.sizes import is_refused_start, movable_reason, native_players, sized
 from .diagnose import Evidence, Finding, SchemaSampler, root_cause
+from .deals import declares_spec_shuffle
+from .trace import Trace
 
 PROTOCOL_VERSION = 1
 OUTCOMES = ("pass", "fail", "blocked", "error", "protocol", "skip")
@@ -42,6 +44,7 @@ class ScenarioResult:
     reasons: list[str] = field(default_factory=list)  # engine refusal codes/rules seen
     seconds: float = 0.0
     steps: list[tuple[str, str, str]] = field(default_factory=list)  # (keyword kind, text, status)
+    trace: Trace | None = None  # what the engine was sent and answered (None when skipped)
 
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.id, "clause": self.clause, "outcome": self.outcome, "message": self.message,
@@ -133,7 +136,7 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
             done += 1
     except Mismatch as exc:
         res.outcome, res.message, res.details = "fail", exc.message, exc.details
-        found = root_cause(run.sent)
+        found = root_cause(run.sent, spec_shuffle=declares_spec_shuffle(options))
         if found is not None:
             res.root, res.evidence = found
         if res.root is not None and res.root.clause not in (sc.clause, "protocol"):
@@ -155,7 +158,7 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
         if hasattr(client, "restart"):
             client.restart()
     if res.outcome == "pass":  # its checks passed: did the engine still diverge on the way?
-        found = root_cause(run.sent)
+        found = root_cause(run.sent, spec_shuffle=declares_spec_shuffle(options))
         if found is not None:
             res.root, res.evidence = found
             res.message = f"its checks pass, but the engine diverged on the way: {res.root.text()}"
@@ -164,6 +167,7 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
             res.step = "(between the checked steps)"
     res.seconds = time.perf_counter() - t0
     res.reasons, res.notes, res.sent = run.reasons, run.notes, run.sent
+    res.trace = Trace(sc.id, steps=list(run.sent))
     if res.outcome == "pass":
         res.step = ""
     status = "passed" if res.outcome == "pass" else "failed"

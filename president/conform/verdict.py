@@ -29,12 +29,16 @@ class Deviation:
     engine_error: str = ""
     blocked: int = 0
     scenarios: list[str] = field(default_factory=list)  # failing scenarios of the clause itself
-    games: int = 0  # lock-step divergences
+    games: int = 0  # lock-step games where it showed
+    steps: int = 0  # lock-step requests where it showed
     declared: bool = False
     gherkin: str | None = None
     samples: list[Evidence] = field(default_factory=list)
     also: list[str] = field(default_factory=list)  # other clauses the same behaviour broke
     shrink_seconds: float = 0.0
+    confirmed: bool = False  # the minimal scenario, run against the engine, still fails there
+    original_size: dict[str, int] | None = None  # seats, plays, cards of the game it was shrunk from
+    minimal_size: dict[str, int] | None = None
 
     @property
     def key(self) -> tuple[str, str]:
@@ -45,8 +49,10 @@ class Deviation:
                 "hello_options": self.house_rule.hello_line if self.house_rule else None,
                 "description": self.house_rule.sentence if self.house_rule else self.description,
                 "declared": self.declared, "evidence": self.evidence, "engine_error": self.engine_error,
-                "blocked": self.blocked, "scenarios": self.scenarios, "games": self.games, "also_breaks": self.also,
-                "minimal_scenario": self.gherkin, "shrink_seconds": round(self.shrink_seconds, 3)}
+                "blocked": self.blocked, "scenarios": self.scenarios, "games": self.games, "steps": self.steps,
+                "also_breaks": self.also,
+                "minimal_scenario": self.gherkin, "confirmed": self.confirmed, "original_size": self.original_size,
+                "minimal_size": self.minimal_size, "shrink_seconds": round(self.shrink_seconds, 3)}
 
 
 #: Options every new_game sets in its config: the engine chooses no variant of them by declaring.
@@ -69,9 +75,10 @@ def declares(options: dict[str, Any], rule: HouseRule | None) -> bool:
 
 
 def diagnose_run(results: list[ScenarioResult], lock: LockstepResult | None, options: dict[str, Any],
-                 rules: Ruleset | None = None, engine: Client | None = None, shrink_budget: float = 8.0
-                 ) -> list[Deviation]:
-    """Deviations of the run (scenario outcomes are updated for declared house rules)."""
+                 rules: Ruleset | None = None, engine: Client | None = None, shrink_budget: float = 8.0,
+                 variant: dict[str, Any] | None = None) -> list[Deviation]:
+    """Deviations of the run (scenario outcomes are updated for declared house rules); each is
+    shrunk to a minimal scenario under `variant` (the variant the fit explains) and confirmed."""
     rules = rules or Ruleset.from_spec()
     ref_options = {o.name for o in rules.spec.options}
     found: dict[tuple[str, str], Deviation] = {}
@@ -99,24 +106,50 @@ def diagnose_run(results: list[ScenarioResult], lock: LockstepResult | None, opt
             if dev is None:
                 dev = found[key] = Deviation(ld.clause, ld.house_rule, ld.description, ld.first.message,
                                              ld.first.engine_error)
-            dev.games += ld.count
+            dev.games += len(ld.games)
+            dev.steps += ld.steps
             dev.samples += [d.evidence for d in ld.samples if d.evidence is not None]
             dev.declared = dev.declared or declares(options, ld.house_rule)
     found = _merge_same_behaviour(found)
     if engine is not None and shrink_budget > 0:
-        from .shrink import gherkin, shrink
-
         for dev in found.values():
-            t0 = time.perf_counter()
-            for ev in dev.samples:
-                small = shrink(ev, engine, rules, budget_s=shrink_budget)
-                if small:
-                    title = dev.house_rule.sentence if dev.house_rule else (dev.description or dev.evidence)
-                    dev.gherkin = (f"  # the engine differs: {dev.evidence}\n  @{dev.clause}\n"
-                                   + gherkin(small, engine, rules, title))
-                    break
-            dev.shrink_seconds = time.perf_counter() - t0
+            shrink_deviation(dev, engine, rules, shrink_budget, variant)
     return sorted(found.values(), key=lambda d: (-d.blocked - len(d.scenarios) - d.games, d.clause))
+
+
+def shrink_deviation(dev: Deviation, engine: Client, rules: Ruleset, budget: float = 8.0,
+                     variant: dict[str, Any] | None = None) -> None:
+    """The minimal scenario of a deviation (its samples tried in turn within `budget` seconds),
+    run again against the engine: `confirmed` when it still shows the deviation there."""
+    from ..scenarios.model import Scenario
+    from .shrink import confirm, gherkin_of, minimal_scenario, shrink, shrink_seeded, size_of
+
+    t0 = time.perf_counter()
+    for ev in sorted(dev.samples, key=lambda e: len(e.requests)):  # the shortest games first
+        left = budget - (time.perf_counter() - t0)
+        if left <= 0:
+            break
+        seeded = shrink_seeded(ev, engine, rules, variant)
+        if seeded is not None:  # a seeded deal: the smallest table where the engine's own deal shows it
+            small, ops = seeded
+            title = dev.house_rule.sentence if dev.house_rule else (dev.description or dev.evidence)
+            scenario = Scenario(f"{dev.clause}/minimal", dev.clause, dev.clause.split(".")[0], title, tuple(ops))
+            dev.confirmed = confirm(scenario, engine)
+            dev.original_size, dev.minimal_size = size_of(ev.requests), size_of(small)
+            dev.gherkin = (f"  # the engine differs: {dev.evidence}\n  @{dev.clause}"
+                           + (" @confirmed" if dev.confirmed else "") + "\n" + gherkin_of(scenario))
+            break
+        small = shrink(ev, engine, rules, budget_s=left, variant=variant)
+        if small:
+            title = dev.house_rule.sentence if dev.house_rule else (dev.description or dev.evidence)
+            found_under = {**(ev.variant or {}), **(variant or {})} or None
+            scenario = minimal_scenario(small, engine, rules, dev.clause, title, found_under)
+            dev.confirmed = confirm(scenario, engine)
+            dev.original_size, dev.minimal_size = size_of(ev.requests), size_of(small)
+            dev.gherkin = (f"  # the engine differs: {dev.evidence}\n  @{dev.clause}"
+                           + (" @confirmed" if dev.confirmed else "") + "\n" + gherkin_of(scenario))
+            break
+    dev.shrink_seconds = time.perf_counter() - t0
 
 
 def _merge_same_behaviour(found: dict[tuple[str, str], Deviation]) -> dict[tuple[str, str], Deviation]:
@@ -134,6 +167,7 @@ def _merge_same_behaviour(found: dict[tuple[str, str], Deviation]) -> dict[tuple
             main.blocked += other.blocked
             main.scenarios += other.scenarios
             main.games += other.games
+            main.steps += other.steps
             main.declared = main.declared or other.declared
             main.samples += other.samples
         out[main.key] = main
