@@ -1,7 +1,8 @@
 """Fake engines for the fault-injection suite: `python tests/faults/fake_engine.py MODE`.
 
 Each wraps the reference `Session` and breaks the protocol in one way (see MODES). Used by
-tests/faults/test_faults.py, which states the outcome the conformance runner must report.
+tests/faults/test_faults.py, which states the outcome the conformance runner must report. With
+$FAKE_PIDS set, every engine process appends its pid to that file (tests check none is left).
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ MODES = {
     "deep-json": "answers hello with a JSON value nested 100000 deep",
     "close-stdout": "answers hello, then closes its stdout at the next request and stays alive (reads on, sleeps)",
     "flood-stderr": "writes 1 MiB on stderr before every reply, and a last line before it exits at the first act",
-    "spawn-child": "starts a child that sleeps (its pid, and the engine's, appended to $FAKE_PIDS), then serves",
+    "spawn-child": "starts a child that sleeps 10 minutes (its pid appended to $FAKE_PIDS), then serves",
     "nan-reply": "answers the new_game numbered $FAKE_NAN_AT in the whole run (count kept in $FAKE_MARKER; "
                  "every new_game if unset) with NaN among the scores",
     "bad-hello-options": "answers hello with malformed options (players is a string, revolution a boolean)",
@@ -68,11 +69,14 @@ def _spawn_child() -> None:
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], stdin=subprocess.DEVNULL,
                              stdout=subprocess.DEVNULL)
     with open(os.environ["FAKE_PIDS"], "a") as f:
-        f.write(f"{os.getpid()}\n{child.pid}\n")
+        f.write(f"{child.pid}\n")
 
 
 def main(mode: str) -> int:
     session = Session(name=f"fake-{mode}")
+    if os.environ.get("FAKE_PIDS"):  # every engine process, for the tests that check none is left
+        with open(os.environ["FAKE_PIDS"], "a") as f:
+            f.write(f"{os.getpid()}\n")
     if mode == "spawn-child":
         _spawn_child()
     out = sys.stdout
