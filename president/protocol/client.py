@@ -114,26 +114,34 @@ def _times(k: int) -> str:
     return "once" if k == 1 else f"{k} times in a row"
 
 
+class NonJsonValue(ValueError):
+    """Python's json reads it, RFC 8259 has no such value: NaN, Infinity, 1e400, a lone surrogate."""
+
+
 def _not_json(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON value")
+    raise NonJsonValue(f"{name} is not a JSON value")
 
 
 def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"{text} is out of the range of a JSON number")
+        raise NonJsonValue(f"{text} is out of the range of a JSON number")
     return value
 
 
 def loads_strict(line: bytes) -> Any:
     """JSON as RFC 8259 has it: no NaN, Infinity or -Infinity, no number that overflows to one,
-    no string that is not Unicode (a lone surrogate). Raises ValueError otherwise."""
-    value = json.loads(line, parse_constant=_not_json, parse_float=_finite)
+    no string that is not Unicode (a lone surrogate). Raises ValueError (NonJsonValue for those)."""
+    try:
+        value = json.loads(line, parse_constant=_not_json, parse_float=_finite)
+    except NonJsonValue:
+        json.loads(line)  # a line that is not JSON at all either ("NaN: a log line") raises plain ValueError
+        raise
     if b"\\u" in line:  # an escaped lone surrogate reads as a str that cannot be written out again
         try:
             json.dumps(value, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:
-            raise ValueError("a string holds a lone surrogate (\\ud800-\\udfff), which is not Unicode") from None
+            raise NonJsonValue("a string holds a lone surrogate (\\ud800-\\udfff), which is not Unicode") from None
     return value
 
 
@@ -282,12 +290,11 @@ class SubprocessClient:
         except RecursionError:
             raise self._fault("not-json", f"the engine wrote a line that is not JSON on stdout: {line[:200]!r} "
                               "(logs belong on stderr)") from None
-        except ValueError as exc:
-            if b"NaN" in line or b"Infinity" in line or "JSON value" in str(exc) or "surrogate" in str(exc) \
-                    or "range of a JSON number" in str(exc):
-                at = max(0, min((i for i in (line.find(b"NaN"), line.find(b"Infinity")) if i >= 0), default=0) - 80)
-                raise self._fault("not-json-value", f"the engine wrote a reply with a value JSON does not have "
-                                  f"({exc}): {'...' if at else ''}{line[at:at + 200]!r}") from None
+        except NonJsonValue as exc:
+            at = max(0, min((i for i in (line.find(b"NaN"), line.find(b"Infinity")) if i >= 0), default=0) - 80)
+            raise self._fault("not-json-value", f"the engine wrote a reply with a value JSON does not have "
+                              f"({exc}): {'...' if at else ''}{line[at:at + 200]!r}") from None
+        except ValueError:
             raise self._fault("not-json", f"the engine wrote a line that is not JSON on stdout: {line[:200]!r} "
                               "(logs belong on stderr)") from None
         if not isinstance(reply, dict):

@@ -127,6 +127,7 @@ def test_conform_cli_fails_a_mutant_and_shows_the_divergence():
 def test_protocol_breakage_is_an_error_not_a_fail(mode, expect):
     client = SubprocessClient([sys.executable, str(MUTANTS / "broken.py"), mode], timeout=2.0)
     try:
+        client.hello()  # started (hello has the startup time), so 2 s per request is about the engine alone
         results = run_scenarios(client, SPEC, ["flow.follow", "flow.trick-won"], options={})
     finally:
         client.close()
