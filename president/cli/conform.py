@@ -101,7 +101,8 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
                    "A pattern that matches nothing is an error.")
 @click.option("--timeout", type=Seconds(3600), default=5.0, show_default=True, help="Seconds to wait for each reply.")
 @click.option("--hung-after", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Declare the engine hung and stop after this many timeouts in a row.")
+              help="Declare the engine hung and stop after this many requests in a row left without a reply "
+                   "(a timeout, or the engine closing its output).")
 @click.option("--budget", type=Seconds(), default=None, help="Stop the whole run after this many seconds.")
 @click.option("--junit", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE", help="Write a JUnit XML report.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",

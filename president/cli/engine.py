@@ -75,6 +75,9 @@ def bench(games: int, players: int, seed: int, through_protocol: bool, pin: bool
         raise click.BadParameter(f"{players} players; the game needs {rules.min_players} to {rules.max_players}",
                                  param_hint="--players")
     config = dict(_option(o) for o in options)
+    if "players" in config:
+        raise click.BadParameter(f"players={config['players']!r} is not a table option; the table size is "
+                                 "--players", param_hint="--option")
     if through_protocol and config:
         raise click.UsageError("--option applies to the in-process bench only")
     check_output(json_path, "--json")

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from .util import Seconds
+
 
 class LevelsOption(click.Option):
     """--seats, --ladder: the help lists the AI levels the spec declares (read only when help is shown)."""
@@ -31,12 +33,14 @@ class LevelsOption(click.Option):
 @click.option("--cluster", metavar="ADDRESS",
               help="Play on this Dask distributed scheduler (e.g. tcp://host:8786) instead of local processes; "
                    "results are identical. Needs the [cluster] extra.")
+@click.option("--connect-timeout", type=Seconds(3600), default=10.0, show_default=True,
+              help="With --cluster: seconds to reach the scheduler before giving up.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
               help="Write President rate and rating against games played, with 95% bands (.png or .svg).")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
               help="Also write the results as JSON to FILE ('-' for stdout).")
 def tournament(seats: str | None, ladder: str | None, players: int, games: int, deals: int, seed: int, jobs: int,
-               cluster: str | None, plot_path: Path | None, json_path: Path | None) -> None:
+               cluster: str | None, connect_timeout: float, plot_path: Path | None, json_path: Path | None) -> None:
     """Play N games between AI levels; seats rotate between games to remove position bias.
 
     Shows, per entry of --seats: mean points with 95% CI, President rate, last-place rate, and
@@ -74,7 +78,8 @@ def tournament(seats: str | None, ladder: str | None, players: int, games: int, 
         if cluster:
             from ..arena.cluster import ClusterError, run_games_cluster
             try:
-                results = run_games_cluster(seating, games, deals, seed, cluster, progress=advance)
+                results = run_games_cluster(seating, games, deals, seed, cluster, progress=advance,
+                                            timeout=connect_timeout)
             except ClusterError as exc:
                 raise click.ClickException(str(exc)) from None
         else:

@@ -67,9 +67,23 @@ def handshake(client: Client) -> dict[str, Any]:
         raise HandshakeError(f"hello was refused or malformed: {hello!r}")
     if hello.get("protocol") != PROTOCOL_VERSION:
         raise HandshakeError(f"engine speaks protocol {hello.get('protocol')!r}, this runner speaks {PROTOCOL_VERSION}")
-    if not isinstance(hello.get("options", {}), dict):
-        raise HandshakeError("hello.options must be an object")
+    options = hello.get("options", {})
+    if not isinstance(options, dict):
+        raise HandshakeError(f"hello.options must be an object, got {_short(options)}")
+    from ..protocol.wire import reply_problems
+
+    for problem in reply_problems("hello", {**hello, "options": options}):
+        if problem.startswith("options/"):  # what the engine says it plays decides what is run: exact
+            field, _, why = problem.partition(": ")
+            raise HandshakeError(f"hello.{field.replace('/', '.')} is malformed: {why[:200]}")
+    if "players" in options and not options["players"]:
+        raise HandshakeError("hello.options.players is empty: the engine plays no table size, nothing could be run")
     return hello
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def select(scenarios: Iterable[Scenario], patterns: Iterable[str] = ()) -> list[Scenario]:

@@ -6,14 +6,17 @@ batches (`pipeline`), and can be restarted after a crash. `InProcessClient` wrap
 """
 from __future__ import annotations
 
+import atexit
 import json
+import math
 import os
 import select
 import shlex
+import signal
 import subprocess
 import sys
-import tempfile
 import time
+import weakref
 from typing import Any, Callable, Protocol, Sequence
 
 from ..errors import PresidentError
@@ -23,6 +26,8 @@ DEFAULT_TIMEOUT = 5.0
 DEFAULT_HUNG_AFTER = 3
 #: hello may take this long at least: an engine needs time to start.
 STARTUP_TIMEOUT = 10.0
+#: How much of the engine's stderr is kept (its last bytes): enough for a crash's message and traceback.
+STDERR_TAIL = 1 << 16
 #: What each command's successful reply must hold (a cheap check that a reply fits its request).
 _REPLY_KEYS = {"hello": "protocol", "legal": "actions", "new_game": "state", "deal": "state", "act": "state",
                "state": "state"}
@@ -38,7 +43,7 @@ class ProtocolViolation(Exception):
 
 
 class EngineDied(ProtocolViolation):
-    """The engine process exited or closed its output."""
+    """The engine process exited or closed its output: it is stopped (its whole process group)."""
 
 
 class EngineTimeout(ProtocolViolation):
@@ -105,18 +110,65 @@ def reference_command() -> list[str]:
     return [sys.executable, "-m", "president", "engine"]
 
 
-class SubprocessClient:
-    """An engine command speaking JSON lines on stdin/stdout; stderr is kept in a temp file.
+def _times(k: int) -> str:
+    return "once" if k == 1 else f"{k} times in a row"
 
-    Replies are matched to requests by position (the protocol has one reply per request, in
-    order); anything else on stdout is a `ProtocolFault` and stops the engine, so a stray line
-    never shifts later replies. After `hung_after` consecutive timeouts the engine is declared
-    hung (`RunStopped`); `budget` seconds bound the whole run.
+
+class NonJsonValue(ValueError):
+    """Python's json reads it, RFC 8259 has no such value: NaN, Infinity, 1e400, a lone surrogate."""
+
+
+def _not_json(name: str) -> Any:
+    raise NonJsonValue(f"{name} is not a JSON value")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise NonJsonValue(f"{text} is out of the range of a JSON number")
+    return value
+
+
+def loads_strict(line: bytes) -> Any:
+    """JSON as RFC 8259 has it: no NaN, Infinity or -Infinity, no number that overflows to one,
+    no string that is not Unicode (a lone surrogate). Raises ValueError (NonJsonValue for those)."""
+    try:
+        value = json.loads(line, parse_constant=_not_json, parse_float=_finite)
+    except NonJsonValue:
+        json.loads(line)  # a line that is not JSON at all either ("NaN: a log line") raises plain ValueError
+        raise
+    if b"\\u" in line:  # an escaped lone surrogate reads as a str that cannot be written out again
+        try:
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise NonJsonValue("a string holds a lone surrogate (\\ud800-\\udfff), which is not Unicode") from None
+    return value
+
+
+#: Every engine started and not yet stopped: ended at exit whatever the way out (see `_end_all`).
+_LIVE: "weakref.WeakSet[SubprocessClient]" = weakref.WeakSet()
+
+
+class SubprocessClient:
+    """An engine command speaking JSON lines on stdin/stdout; the last `STDERR_TAIL` bytes of its
+    stderr are kept for the report.
+
+    The engine runs in its own process group (with any process it starts), and stopping it ends
+    the whole group. Replies are matched to requests by position (the protocol has one reply per
+    request, in order); anything else on stdout is a `ProtocolFault` and stops the engine, so a
+    stray line never shifts later replies. An engine that closes its output is dead: it is
+    stopped, and restarted by the caller. After `hung_after` requests in a row without a reply (a
+    timeout, or a closed output) the engine is declared hung (`RunStopped`); `budget` seconds bound
+    the whole run.
     """
 
     def __init__(self, command: str | Sequence[str], timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None,
                  hung_after: int = DEFAULT_HUNG_AFTER, budget: float | None = None):
-        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        try:
+            self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        except ValueError as exc:  # an unterminated quote, a trailing backslash
+            raise EngineStartError(f"cannot read the --engine command {command!r}: {exc} "
+                                   "(it is split into words as a shell would: close the quote)") from None
         self.label = command if isinstance(command, str) else shlex.join(command)
         self.timeout = timeout
         self.cwd = cwd
@@ -132,35 +184,59 @@ class SubprocessClient:
         self._timeouts = 0
         self._faults_in_row = 0
         self._buf = bytearray()
-        self._stderr = tempfile.TemporaryFile()
-        self._stderr_from = 0
+        self._err = bytearray()  # the last STDERR_TAIL bytes of stderr since the last (re)start
+        self._err_total = 0
         self._tails_seen: set[str] = set()
-        if not self.argv:
+        if not self.argv or not self.argv[0]:
             raise EngineStartError("the --engine command is empty (give the command that starts your engine)")
         self.start()
 
     def start(self) -> None:
-        self._stderr.seek(0, 2)
-        self._stderr_from = self._stderr.tell()
-        try:
+        self._err, self._err_total = bytearray(), 0
+        try:  # its own session and process group: stop() ends the engine and whatever it started
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self._stderr, cwd=self.cwd, bufsize=0)
-        except OSError as exc:
-            raise EngineStartError(f"cannot start the engine {self.label!r}: {exc.strerror or exc} "
+                                         stderr=subprocess.PIPE, cwd=self.cwd, bufsize=0, start_new_session=True)
+        except (OSError, ValueError) as exc:
+            raise EngineStartError(f"cannot start the engine {self.label!r}: {getattr(exc, 'strerror', None) or exc} "
                              "(check the --engine command; it is split into words as a shell would)") from None
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        os.set_blocking(self.proc.stdout.fileno(), False)
-        os.set_blocking(self.proc.stdin.fileno(), False)
+        _LIVE.add(self)
+        assert self.proc.stdin is not None and self.proc.stdout is not None and self.proc.stderr is not None
+        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            os.set_blocking(f.fileno(), False)
         self._buf = bytearray()
+
+    def _read_stderr(self) -> bool:
+        """Take what the engine wrote on stderr so far, keeping the last STDERR_TAIL bytes only.
+        False once the engine has closed its stderr."""
+        err = self.proc.stderr if self.proc is not None else None
+        if err is None:
+            return False
+        for _ in range(64):  # at most 4 MiB at a time: a flooding engine cannot hold the client here
+            try:
+                chunk = os.read(err.fileno(), 1 << 16)
+            except BlockingIOError:
+                return True
+            except (OSError, ValueError):
+                return False
+            if not chunk:
+                return False
+            self._err_total += len(chunk)
+            self._err += chunk
+            if len(self._err) > STDERR_TAIL:
+                del self._err[:len(self._err) - STDERR_TAIL]
+        return True
 
     def stderr_tail(self, lines: int = 5) -> str:
         """The last lines the engine wrote on stderr since it was last (re)started."""
-        self._stderr.seek(self._stderr_from)
-        text = self._stderr.read().decode("utf-8", "replace").strip().splitlines()
-        self._stderr.seek(0, 2)
-        return "\n".join(text[-lines:])
+        self._read_stderr()
+        text = self._err.decode("utf-8", "replace").strip().splitlines()
+        if self._err_total > len(self._err):  # the first kept line may be cut
+            text = text[1:]
+        return "\n".join(line[:500] for line in text[-lines:])
 
-    def _died(self, what: str) -> EngineDied:
+    def _died(self, what: str, reqs: Sequence[dict[str, Any]] = (), index: int = 0) -> EngineDied | RunStopped:
+        """The engine exited or closed a pipe: it is dead to us, stopped now (its whole group). A
+        request without a reply: `hung_after` of them in a row stop the run, as timeouts do."""
         code = None
         if self.proc is not None:
             try:
@@ -168,10 +244,21 @@ class SubprocessClient:
             except subprocess.TimeoutExpired:
                 code = None
         tail = self.stderr_tail()
+        self.stop(polite=False)
+        state = f"exit code {code}" if code is not None else "still running: killed"
+        if index < len(reqs):
+            self._timeouts += 1
+            if self._timeouts >= self.hung_after:
+                how = "but kept running" if code is None else f"and exited with code {code}"
+                return RunStopped(f"the engine is hung: it {what} {how} instead of replying, "
+                                  f"{_times(self._timeouts)} (last request {reqs[index].get('cmd')!r}); "
+                                  "stopped (an engine "
+                                  "answers every request on stdout until quit; fix the engine, see docs/protocol.md)"
+                                  + (f"; its stderr ends: {tail.splitlines()[-1][:200]}" if tail else ""))
         if tail in self._tails_seen:  # the same crash again: its stderr was shown already
-            return EngineDied(f"engine {what} (exit code {code}; same stderr as before)")
+            return EngineDied(f"engine {what} ({state}; same stderr as before)")
         self._tails_seen.add(tail)
-        return EngineDied(f"engine {what} (exit code {code})" + (f"; stderr:\n{tail}" if tail else ""))
+        return EngineDied(f"engine {what} ({state})" + (f"; stderr:\n{tail}" if tail else ""))
 
     def _fault(self, kind: str, message: str) -> ProtocolFault | RunStopped:
         """Record a protocol fault (the first of each kind is reported), stop the engine: its
@@ -199,8 +286,15 @@ class SubprocessClient:
 
     def _line(self, line: bytes, reqs: Sequence[dict[str, Any]], index: int) -> dict[str, Any]:
         try:
-            reply = json.loads(line)
-        except (ValueError, RecursionError):
+            reply = loads_strict(line)
+        except RecursionError:
+            raise self._fault("not-json", f"the engine wrote a line that is not JSON on stdout: {line[:200]!r} "
+                              "(logs belong on stderr)") from None
+        except NonJsonValue as exc:
+            at = max(0, min((i for i in (line.find(b"NaN"), line.find(b"Infinity")) if i >= 0), default=0) - 80)
+            raise self._fault("not-json-value", f"the engine wrote a reply with a value JSON does not have "
+                              f"({exc}): {'...' if at else ''}{line[at:at + 200]!r}") from None
+        except ValueError:
             raise self._fault("not-json", f"the engine wrote a line that is not JSON on stdout: {line[:200]!r} "
                               "(logs belong on stderr)") from None
         if not isinstance(reply, dict):
@@ -244,9 +338,10 @@ class SubprocessClient:
         self._spent()
         proc = self.proc
         if proc is None or proc.poll() is not None:
-            raise self._died("is not running")
+            raise self._died("is not running", reqs)
         data = b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in reqs)
         out_fd, in_fd = proc.stdout.fileno(), proc.stdin.fileno()  # type: ignore[union-attr]
+        err_fd = proc.stderr.fileno()  # type: ignore[union-attr]
         self._drain(out_fd)
         view, pos = memoryview(data), 0
         buf = self._buf
@@ -262,6 +357,8 @@ class SubprocessClient:
                 if not line.strip():
                     continue
                 replies.append(self._line(line, reqs, len(replies)))
+                if reqs[len(replies) - 1].get("cmd") != "hello":  # it answers: not hung, whatever comes next
+                    self._timeouts = 0
                 deadline = time.monotonic() + timeout
             if len(replies) == len(reqs):
                 break
@@ -272,26 +369,30 @@ class SubprocessClient:
                 self._timeouts += 1
                 if self._timeouts >= self.hung_after:
                     raise RunStopped(f"the engine is hung: no reply within {timeout:g} s, "
-                                     f"{self._timeouts} times in a row (last request "
+                                     f"{_times(self._timeouts)} (last request "
                                      f"{reqs[len(replies)].get('cmd')!r}); stopped "
                                      "(fix the engine, or raise --timeout / --hung-after)")
                 raise EngineTimeout(f"no reply within {timeout:g} s to {reqs[len(replies)].get('cmd')!r}")
             want_write = [in_fd] if pos < len(data) else []
-            readable, writable, _ = select.select([out_fd], want_write, [], limit - now)
+            readable, writable, _ = select.select([out_fd, err_fd] if err_fd >= 0 else [out_fd], want_write, [],
+                                                  limit - now)
+            if err_fd in readable:  # a chatty engine never blocks on a full stderr pipe; only a tail is kept
+                if not self._read_stderr():
+                    err_fd = -1  # closed: no more select on it
             if writable:
                 try:
                     pos += os.write(in_fd, view[pos:pos + 65536])
                 except BlockingIOError:
                     pass
                 except (BrokenPipeError, OSError):
-                    raise self._died("closed its input") from None
-            if readable:
+                    raise self._died("closed its input", reqs, len(replies)) from None
+            if out_fd in readable:
                 try:
                     chunk = os.read(out_fd, 1 << 16)
                 except BlockingIOError:
                     continue
                 if not chunk:
-                    raise self._died("closed its output")
+                    raise self._died("closed its output", reqs, len(replies))
                 buf += chunk
         if buf.strip():  # more output than requests in the same breath: a second reply or a log line
             line = bytes(buf).split(b"\n", 1)[0]
@@ -308,23 +409,26 @@ class SubprocessClient:
         self.restarts += 1
         self.start()
 
-    def stop(self) -> None:
+    def stop(self, polite: bool = True) -> None:
+        """End the engine: `quit` first when `polite` (a silent engine is not asked twice), then its
+        whole process group is killed, so nothing it started outlives it."""
         proc, self.proc = self.proc, None
         if proc is None:
             return
+        _LIVE.discard(self)
         try:
-            if proc.poll() is None:
-                try:  # a silent engine is not asked twice: killed at once
+            if polite and proc.poll() is None:
+                try:
                     proc.stdin.write(b'{"cmd":"quit"}\n')  # type: ignore[union-attr]
-                except OSError:
+                except (OSError, ValueError):
                     pass
                 try:
                     proc.wait(0.05 if self._timeouts else 0.5)
                 except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(2)
+                    pass
         finally:
-            for f in (proc.stdin, proc.stdout):
+            end_group(proc)
+            for f in (proc.stdin, proc.stdout, proc.stderr):
                 try:
                     f.close()  # type: ignore[union-attr]
                 except OSError:
@@ -332,7 +436,6 @@ class SubprocessClient:
 
     def close(self) -> None:
         self.stop()
-        self._stderr.close()
 
     def __enter__(self) -> "SubprocessClient":
         return self
@@ -341,7 +444,32 @@ class SubprocessClient:
         self.close()
 
 
+def end_group(proc: "subprocess.Popen[bytes]") -> None:
+    """Kill the process group `proc` leads (it was started with start_new_session) and reap `proc`."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    if proc.poll() is None:  # not a group leader after all (setsid refused): the process itself
+        proc.kill()
+    try:
+        proc.wait(2)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+@atexit.register
+def _end_all() -> None:
+    """At exit (a normal end, an error, SIGTERM or Ctrl-C unwound to the top), no engine is left."""
+    for client in list(_LIVE):
+        client.stop(polite=False)
+
+
 def open_client(engine: str | None, timeout: float = DEFAULT_TIMEOUT, hung_after: int = DEFAULT_HUNG_AFTER,
                 budget: float | None = None) -> Client:
     """The engine behind `--engine CMD`, or the reference engine as a subprocess when None."""
-    return SubprocessClient(engine if engine else reference_command(), timeout, hung_after=hung_after, budget=budget)
+    if engine is not None and not engine.strip():
+        raise EngineStartError("the --engine command is empty (an unset variable?); give the command that starts "
+                               "your engine, or leave --engine out to check the reference")
+    return SubprocessClient(engine if engine is not None else reference_command(), timeout, hung_after=hung_after,
+                            budget=budget)

@@ -24,6 +24,11 @@ def error(code: str, message: str, rule: str | None = None) -> Reply:
     return {"ok": False, "error": {"code": code, "rule": rule, "message": message}}
 
 
+def _not_json(name: str) -> Any:
+    """NaN, Infinity and -Infinity: Python reads them, JSON has no such values."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
 class ProtocolError(Exception):
     def __init__(self, code: str, message: str):
         self.code = code
@@ -83,7 +88,7 @@ class Session:
 
     def handle_line(self, line: str | bytes) -> str:
         try:
-            request = json.loads(line)
+            request = json.loads(line, parse_constant=_not_json)
         except (ValueError, UnicodeDecodeError) as exc:
             reply = error("bad_json", f"the line is not JSON: {exc}")
         except RecursionError:  # any nesting depth: refused, never fatal
@@ -123,9 +128,10 @@ class Session:
             hands = None
         else:
             raise ProtocolError("missing_field", "new_game needs \"hands\" or \"seed\"")
-        game = GameState(self.rules, cfg, hands, seed)
         if "position" in req:  # optional capability: start mid-deal (president.game.position)
-            game = _at_position(game, req["position"])
+            game = _at_position(self.rules, cfg, hands, seed, req["position"])
+        else:
+            game = GameState(self.rules, cfg, hands, seed)
         self.game = game
         return {"ok": True, "state": self.game.to_wire()}
 
@@ -190,16 +196,17 @@ class Session:
         return {"ok": True}
 
 
-def _at_position(game: GameState, position: Any) -> GameState:
-    from ..game.position import PositionError, game_from_state
+def _at_position(rules: Ruleset, config: Any, hands: list[int] | None, seed: int | None, position: Any) -> GameState:
+    """The game at `position` with the request's hands (or the seed's deal); `bad_position` names
+    the field that is wrong."""
+    from ..game.position import BadPosition, position_game
 
-    if not isinstance(position, dict) or not isinstance(position.get("to_act"), int):
-        raise ProtocolError("bad_field", "position must be an object with at least \"to_act\"")
-    state = dict(game.to_wire(), phase="play", **{k: v for k, v in position.items() if k != "hands"})
+    if hands is None:
+        hands = GameState(rules, config, None, seed).hands
     try:
-        return game_from_state(game.rules, game.config, state)
-    except (PositionError, KeyError, TypeError, ValueError) as exc:
-        raise ProtocolError("bad_field", f"bad position: {exc}") from None
+        return position_game(rules, config, hands, position)
+    except BadPosition as exc:
+        raise ProtocolError("bad_position", f"bad position: {exc}") from None
 
 
 def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None, rules: Ruleset | None = None,
@@ -216,7 +223,15 @@ def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None, rules
             break
         if not line.strip():
             continue
-        write(handle_line(line).encode("utf-8") + b"\n")
+        try:
+            reply = handle_line(line)
+        except Exception as exc:  # noqa: BLE001 - a bug of this engine: reported, and the engine keeps serving
+            import traceback
+
+            traceback.print_exc(file=sys.stderr)
+            reply = json.dumps(error("internal_error", f"the reference engine failed on this request: "
+                                     f"{type(exc).__name__}: {exc} (please report it)"))
+        write(reply.encode("utf-8", "replace") + b"\n")
         flush()
         if session.done:
             break

@@ -127,6 +127,7 @@ def test_conform_cli_fails_a_mutant_and_shows_the_divergence():
 def test_protocol_breakage_is_an_error_not_a_fail(mode, expect):
     client = SubprocessClient([sys.executable, str(MUTANTS / "broken.py"), mode], timeout=2.0)
     try:
+        client.hello()  # started (hello has the startup time), so 2 s per request is about the engine alone
         results = run_scenarios(client, SPEC, ["flow.follow", "flow.trick-won"], options={})
     finally:
         client.close()
@@ -182,11 +183,11 @@ def test_annotated_sheet_marks_the_failing_rule_line_in_arabic(tmp_path):
 def test_position_capability_starts_mid_deal():
     client = InProcessClient()
     assert handshake(client)["options"]["position"] is True
-    reply = client.request({"cmd": "new_game", "config": {"players": 3}, "hands": [["3C", "5C"], ["5D", "6D"], ["7C"]],
+    reply = client.request({"cmd": "new_game", "config": {"players": 3}, "hands": [["3C", "4C"], ["5D", "6D"], ["7C"]],
                             "position": {"to_act": 1, "trick": {"cards": ["5C"], "by": 0}, "passed": []}})
     assert reply["ok"] and reply["state"]["to_act"] == 1 and reply["state"]["trick"] == {"cards": ["5C"], "by": 0}
     legal = client.request({"cmd": "legal"})
     assert [a.get("cards") for a in legal["actions"]] == [None, ["6D"]]
     bad = client.request({"cmd": "new_game", "config": {"players": 3}, "hands": [["3C"], ["5D"], ["7C"]],
                           "position": {"trick": None}})
-    assert bad["ok"] is False and bad["error"]["code"] == "bad_field"
+    assert bad["ok"] is False and bad["error"]["code"] == "bad_position" and "position.to_act" in bad["error"]["message"]

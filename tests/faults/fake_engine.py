@@ -1,7 +1,8 @@
 """Fake engines for the fault-injection suite: `python tests/faults/fake_engine.py MODE`.
 
 Each wraps the reference `Session` and breaks the protocol in one way (see MODES). Used by
-tests/faults/test_faults.py, which states the outcome the conformance runner must report.
+tests/faults/test_faults.py, which states the outcome the conformance runner must report. With
+$FAKE_PIDS set, every engine process appends its pid to that file (tests check none is left).
 """
 from __future__ import annotations
 
@@ -27,6 +28,12 @@ MODES = {
     "twice": "answers every new_game twice",
     "slow": "answers every request after 0.2 s",
     "deep-json": "answers hello with a JSON value nested 100000 deep",
+    "close-stdout": "answers hello, then closes its stdout at the next request and stays alive (reads on, sleeps)",
+    "flood-stderr": "writes 1 MiB on stderr before every reply, and a last line before it exits at the first act",
+    "spawn-child": "starts a child that sleeps 10 minutes (its pid appended to $FAKE_PIDS), then serves",
+    "nan-reply": "answers the new_game numbered $FAKE_NAN_AT in the whole run (count kept in $FAKE_MARKER; "
+                 "every new_game if unset) with NaN among the scores",
+    "bad-hello-options": "answers hello with malformed options (players is a string, revolution a boolean)",
 }
 
 
@@ -45,8 +52,33 @@ def _lines():
             yield line, more
 
 
+def _nan_now() -> bool:
+    """Whether this new_game is the one numbered $FAKE_NAN_AT of the run (every one if unset)."""
+    at, marker = os.environ.get("FAKE_NAN_AT"), os.environ.get("FAKE_MARKER")
+    if not at or not marker:
+        return True
+    count = int(Path(marker).read_text() or 0) + 1 if os.path.exists(marker) else 1
+    Path(marker).write_text(str(count))
+    return count == int(at)
+
+
+def _spawn_child() -> None:
+    """A child in the engine's process group that would sleep for 10 minutes; both pids recorded."""
+    import subprocess
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL)
+    with open(os.environ["FAKE_PIDS"], "a") as f:
+        f.write(f"{child.pid}\n")
+
+
 def main(mode: str) -> int:
     session = Session(name=f"fake-{mode}")
+    if os.environ.get("FAKE_PIDS"):  # every engine process, for the tests that check none is left
+        with open(os.environ["FAKE_PIDS"], "a") as f:
+            f.write(f"{os.getpid()}\n")
+    if mode == "spawn-child":
+        _spawn_child()
     out = sys.stdout
     logged = False
     held: list[str] = []
@@ -58,6 +90,20 @@ def main(mode: str) -> int:
         cmd = req.get("cmd")
         if mode == "hang-at-start" or (mode == "hang" and cmd != "hello"):
             continue
+        if mode == "close-stdout" and cmd != "hello":
+            out.close()
+            os.close(1)
+            for _ in _lines():  # alive, reading on, answering nothing
+                pass
+            time.sleep(600)
+            return 0
+        if mode == "flood-stderr":
+            line = "fake engine: debug " + "x" * 1000 + "\n"
+            for _ in range(1024):
+                sys.stderr.write(line)
+            if cmd == "act":
+                print("fake engine: the last words after a flood (simulated)", file=sys.stderr)
+                return 139
         if mode == "crash" and cmd == "act":
             print("fake engine: segmentation fault (simulated)", file=sys.stderr)
             return 139
@@ -66,6 +112,14 @@ def main(mode: str) -> int:
         reply = json.dumps(session.handle(req)) + "\n"
         if mode == "deep-json" and cmd == "hello":
             reply = "[" * 100000 + "]" * 100000 + "\n"
+        if mode == "nan-reply" and cmd == "new_game" and '"state"' in reply and _nan_now():
+            answer = json.loads(reply)
+            answer["state"]["scores"][0] = float("nan")
+            reply = json.dumps(answer) + "\n"  # Python writes NaN, which is not JSON
+        if mode == "bad-hello-options" and cmd == "hello":
+            answer = json.loads(reply)
+            answer["options"].update(players="four", revolution=True)
+            reply = json.dumps(answer) + "\n"
         if mode == "log-stdout" and cmd == "new_game" and not logged:
             out.write("debug: new game starting\n")
             logged = True

@@ -16,8 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from president.game import cards, engine  # noqa: E402
 from president.game.engine import PASS, GameState, Phase, Ruleset  # noqa: E402
 
-_check, _apply, _act, _start_deal, _init = (GameState.check, GameState.apply, GameState.act,
-                                            GameState._start_deal, GameState.__init__)
+_check, _apply, _act, _start_deal = GameState.check, GameState.apply, GameState.act, GameState._start_deal
 
 
 def _rank(mask: int) -> int:
@@ -81,9 +80,11 @@ def quad_does_not_flip() -> None:
 
 
 def revolution_off_ignored() -> None:
-    def init(self: GameState, rules: Ruleset, config, hands=None, seed=None) -> None:
-        _init(self, rules, dataclasses.replace(config, revolution=True), hands, seed)
-    GameState.__init__ = init  # type: ignore[method-assign]
+    config = Ruleset.config
+
+    def table(self: Ruleset, *args, **options):  # every table plays with revolution, whatever it asks
+        return dataclasses.replace(config(self, *args, **options), revolution=True)
+    Ruleset.config = table  # type: ignore[method-assign]
 
 
 def reversed_kept() -> None:
