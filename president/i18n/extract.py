@@ -12,24 +12,21 @@ Files are written without POT-Creation-Date / PO-Revision-Date, so they are repr
 """
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract as babel_extract
-from babel.messages.pofile import write_po
 
 from ..spec import Spec, parse_spec
 from .catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, SOURCE_LANG, Translator, load_catalog, message_key,
                        po_path, pot_path)
+from .pofile import REVISION_DATE, po_bytes  # noqa: F401 (REVISION_DATE: re-exported)
 from .render import CONTENT_TEMPLATE, JINJA_EXTENSIONS, TEMPLATES_DIR, build_sheet
 
 TEMPLATE_OPTIONS = {"extensions": ",".join(JINJA_EXTENSIONS), "trim_blocks": "true",
                     "lstrip_blocks": "true"}
-_CREATION_DATE = re.compile(rb'^"POT-Creation-Date: .*\\n"\n', re.M)
-_REVISION_DATE = re.compile(rb'^"PO-Revision-Date: .*\\n"\n', re.M)
 
 
 def dynamic_lookups(spec: Spec) -> Translator:
@@ -98,18 +95,10 @@ def extract_template(root: Path, spec_path: Path, spec: Spec | None = None) -> C
     return cat
 
 
-#: The PO-Revision-Date of every written file: a fixed value keeps the files reproducible and
-#: `msgfmt --check` quiet (it warns when the field is missing); the real dates are in git.
-REVISION_DATE = "1970-01-01 00:00+0000"
-
-
 def serialize(catalog: Catalog) -> bytes:
-    """.po/.pot bytes, reproducible (no creation date, a fixed revision date), wrapped as pybabel does."""
-    buf = io.BytesIO()
-    write_po(buf, catalog, width=76)
-    data = _CREATION_DATE.sub(b"", buf.getvalue())
-    line = f'"PO-Revision-Date: {REVISION_DATE}\\n"\n'.encode()
-    return _REVISION_DATE.sub(lambda _: line, data, count=1)
+    """.po/.pot bytes, reproducible (no creation date, a fixed revision date), written as
+    GNU gettext writes them (president.i18n.pofile), so that `msgmerge -U` changes nothing."""
+    return po_bytes(catalog)
 
 
 HEADER_COMMENT = ("# Messages of the President rule sheets (CardVerse variant).\n"
