@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog
 from jinja2 import nodes
@@ -21,7 +22,8 @@ PLACEHOLDER_NOTES: dict[str, str] = {
     "min": "a number from the spec (digits, written left to right)",
     "max": "a number from the spec (digits, written left to right); with ngettext, it also picks the plural form",
     "num": "the number that picks the plural form (digits)",
-    "card": "a card code such as 3♣ (rank, then the suit symbol of msgctxt 'suit'), kept left to right",
+    "card": ("a card as msgctxt 'card' writes it in the language (a rank and the suit of msgctxt 'suit'), "
+             "kept left to right and inserted unchanged: the sentence must not add an article or an ending to it"),
     "rank": "a rank symbol of the spec (3 … 10, V, D, R, A, 2)",
     "suit": "the translation of the suit symbol (msgctxt 'suit')",
     "order": "the ranks from weakest to strongest, joined by the translation of msgctxt 'separator in a rank order'",
@@ -165,9 +167,39 @@ def clause_map(spec: Spec, template: Path) -> dict[Key, set[str]]:
     return out
 
 
-def annotate(catalog: Catalog, spec: Spec, template: Path) -> None:
-    """Add the clause-id and placeholder comments to every message of the rules template."""
+def card_forms(spec: Spec, translators: dict[str, Any]) -> dict[str, str]:
+    """How each language writes the spec's lowest card, from its catalog: {"ar": "3♣", "hy": "3 խաչը", ...}."""
+    from .catalogs import strip_isolates
+    from .render import SUIT_SYMBOLS
+    rank, suit = spec.deck.ranks[0], spec.deck.suits[0]
+    out = {}
+    for lang, tr in translators.items():
+        symbol = tr.dynamic("suit", SUIT_SYMBOLS.get(suit, suit), "deck")
+        out[lang] = strip_isolates(tr.pgettext("card", "%(rank)s%(suit)s", rank=rank, suit=symbol))
+    return out
+
+
+def card_note(forms: dict[str, str]) -> str:
+    """The %(card)s note: what the placeholder holds, and how each language renders it (a code or words)."""
+    base = PLACEHOLDER_NOTES["card"]
+    if not forms:
+        return base
+    words = {lang: f for lang, f in forms.items() if any(ch.isalpha() for ch in f)}
+    codes = {lang: f for lang, f in forms.items() if lang not in words}
+    parts = []
+    if codes:
+        parts.append("a code in " + ", ".join(f"{lang} ({f})" for lang, f in codes.items()))
+    if words:
+        parts.append("words in " + ", ".join(f"{lang} ({f})" for lang, f in words.items()))
+    return f"{base}; the lowest card is written as {' and as '.join(parts)}"
+
+
+def annotate(catalog: Catalog, spec: Spec, template: Path, forms: dict[str, str] | None = None) -> None:
+    """Add the clause-id and placeholder comments to every message of the rules template.
+
+    `forms`: how each language writes a card (card_forms), for the note of %(card)s."""
     clauses = clause_map(spec, template)
+    notes_of = {**PLACEHOLDER_NOTES, "card": card_note(forms or {})}
     for msg in catalog:
         if not msg.id:
             continue
@@ -177,6 +209,6 @@ def annotate(catalog: Catalog, spec: Spec, template: Path) -> None:
             notes.append(f"rule clauses: {', '.join(ids)}")
         texts = msg.id if isinstance(msg.id, (list, tuple)) else (msg.id,)
         for name in dict.fromkeys(re.findall(r"%\(([a-z_]+)\)[sd]", " ".join(texts))):
-            if name in PLACEHOLDER_NOTES:
-                notes.append(f"%({name})s: {PLACEHOLDER_NOTES[name]}")
+            if name in notes_of:
+                notes.append(f"%({name})s: {notes_of[name]}")
         msg.auto_comments = [*msg.auto_comments, *(n for n in notes if n not in msg.auto_comments)]

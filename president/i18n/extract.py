@@ -61,6 +61,18 @@ def extract_spec(fileobj: BinaryIO, keywords: Any, comment_tags: Any,
         yield line, "pgettext", (context, msgid), comments
 
 
+def _translators(root: Path) -> dict[str, Translator]:
+    """The translator of every catalog that loads (a broken one is reported by `check`, not here)."""
+    from .catalogs import BuildError, translator_for
+    out = {}
+    for lang in CATALOG_LANGS:
+        try:
+            out[lang] = translator_for(root, lang)
+        except BuildError:
+            continue
+    return out
+
+
 def template_files() -> list[Path]:
     return sorted(TEMPLATES_DIR.glob("*.j2"))
 
@@ -90,8 +102,8 @@ def extract_template(root: Path, spec_path: Path, spec: Spec | None = None) -> C
     for lineno, context, msgid, comments in spec_messages(spec, text):
         # a spec outside the project (--spec elsewhere) is referenced where the project keeps its own
         cat.add(msgid, locations=[(rel(spec_path, (root, pkg_root), "spec/president.yaml"), lineno)], auto_comments=comments, context=context)
-    from .context import annotate  # clause ids and placeholder notes for translators
-    annotate(cat, spec, TEMPLATES_DIR / CONTENT_TEMPLATE)
+    from .context import annotate, card_forms  # clause ids and placeholder notes for translators
+    annotate(cat, spec, TEMPLATES_DIR / CONTENT_TEMPLATE, card_forms(spec, _translators(root)))
     return cat
 
 
