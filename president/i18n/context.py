@@ -8,8 +8,9 @@ statements, so a message used only under another spec's options is covered too.
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from babel.messages.catalog import Catalog
 from jinja2 import nodes
@@ -52,6 +53,9 @@ PLACEHOLDER_NOTES: dict[str, str] = {
     "first": "the first of two locked variants (msgctxt 'locked variant'), its first letter capitalized",
     "second": "the second of two locked variants (msgctxt 'locked variant'), as translated",
 }
+
+#: Babel's width of `#.` comments (pybabel extract wraps longer notes; gettext keeps lines as they are).
+NOTE_WIDTH = 76
 
 _GETTEXT = {"_": 1, "gettext": 1, "ngettext": 1, "pgettext": 2, "npgettext": 2}
 _CLAUSE_ID = re.compile(r"^[a-z]+(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
@@ -194,21 +198,31 @@ def card_note(forms: dict[str, str]) -> str:
     return f"{base}; the lowest card is written as {' and as '.join(parts)}"
 
 
-def annotate(catalog: Catalog, spec: Spec, template: Path, forms: dict[str, str] | None = None) -> None:
-    """Add the clause-id and placeholder comments to every message of the rules template.
-
-    `forms`: how each language writes a card (card_forms), for the note of %(card)s."""
+def note_maker(spec: Spec, template: Path, forms: dict[str, str] | None = None) -> Callable[[Key, list[str]], list[str]]:
+    """A function (msgctxt, msgid), [msgid texts] -> the notes of that message: its rule clauses and
+    what each placeholder holds. `forms`: how each language writes a card (card_forms)."""
     clauses = clause_map(spec, template)
     notes_of = {**PLACEHOLDER_NOTES, "card": card_note(forms or {})}
+
+    def notes(key: Key, texts: list[str]) -> list[str]:
+        out = []
+        ids = sorted(clauses.get(key, ()))
+        if ids:
+            out.append(f"rule clauses: {', '.join(ids)}")
+        for name in dict.fromkeys(re.findall(r"%\(([a-z_]+)\)[sd]", " ".join(texts))):
+            if name in notes_of:
+                out.append(f"%({name})s: {notes_of[name]}")
+        # wrapped as Babel wraps `#.` comments (76 columns), so that `pybabel extract` writes the same lines
+        return [line for note in out for line in textwrap.wrap(note, NOTE_WIDTH, break_long_words=False, break_on_hyphens=False)]
+    return notes
+
+
+def annotate(catalog: Catalog, spec: Spec, template: Path, forms: dict[str, str] | None = None) -> None:
+    """Add the clause-id and placeholder comments to every message of the rules template."""
+    notes_for = note_maker(spec, template, forms)
     for msg in catalog:
         if not msg.id:
             continue
-        notes = []
-        ids = sorted(clauses.get(message_key(msg), ()))
-        if ids:
-            notes.append(f"rule clauses: {', '.join(ids)}")
-        texts = msg.id if isinstance(msg.id, (list, tuple)) else (msg.id,)
-        for name in dict.fromkeys(re.findall(r"%\(([a-z_]+)\)[sd]", " ".join(texts))):
-            if name in notes_of:
-                notes.append(f"%({name})s: {notes_of[name]}")
+        texts = list(msg.id) if isinstance(msg.id, (list, tuple)) else [msg.id]
+        notes = notes_for(message_key(msg), texts)
         msg.auto_comments = [*msg.auto_comments, *(n for n in notes if n not in msg.auto_comments)]

@@ -20,7 +20,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract as babel_extract
 
 from ..spec import Spec, parse_spec
-from .catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, SOURCE_LANG, Translator, load_catalog, message_key,
+from .catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, SOURCE_LANG, Key, Translator, load_catalog, message_key,
                        po_path, pot_path)
 from .pofile import REVISION_DATE, po_bytes  # noqa: F401 (REVISION_DATE: re-exported)
 from .render import CONTENT_TEMPLATE, JINJA_EXTENSIONS, TEMPLATES_DIR, build_sheet
@@ -54,11 +54,63 @@ def spec_messages(spec: Spec, text: str) -> Iterator[tuple[int, str | None, str,
 
 def extract_spec(fileobj: BinaryIO, keywords: Any, comment_tags: Any,
                  options: dict[str, Any]) -> Iterator[tuple[int, str, Any, list[str]]]:
-    """Babel extraction method for the spec (babel.cfg: `spec = president.i18n.extract:extract_spec`)."""
+    """Babel extraction method for the spec (babel.cfg: `spec = president.i18n.extract:extract_spec`),
+    with the notes `president i18n extract` writes."""
     text = fileobj.read().decode("utf-8")
     spec = parse_spec(text, getattr(fileobj, "name", "<spec>"))
+    root, _ = _project(fileobj, options)
+    notes = _note_maker(spec, root)
     for line, context, msgid, comments in spec_messages(spec, text):
-        yield line, "pgettext", (context, msgid), comments
+        yield line, "pgettext", (context, msgid), [*comments, *notes((context, msgid), [msgid])]
+
+
+def _project(fileobj: Any, options: dict[str, Any]) -> tuple[Path, Path]:
+    """(project root, spec) of a file pybabel extracts: the project around the file (option `spec` overrides)."""
+    from ..resources import find_project_root
+    here = Path(getattr(fileobj, "name", "") or ".").resolve()
+    root = find_project_root(here.parent) or Path.cwd()
+    return root, Path(options["spec"]) if options.get("spec") else root / "spec" / "president.yaml"
+
+
+def _note_maker(spec: Spec, root: Path) -> Any:
+    from .context import card_forms, note_maker
+    return note_maker(spec, TEMPLATES_DIR / CONTENT_TEMPLATE, card_forms(spec, _translators(root)))
+
+
+def _key_texts(funcname: str, messages: Any) -> tuple[Key, list[str]] | None:
+    msgs = list(messages) if isinstance(messages, (list, tuple)) else [messages]
+    context, texts = (msgs[0], msgs[1:]) if funcname in ("pgettext", "npgettext") else (None, msgs)
+    texts = [t for t in texts if isinstance(t, str)]
+    return ((context, texts[0]), texts) if texts else None
+
+
+def extract_templates(fileobj: BinaryIO, keywords: Any, comment_tags: Any,
+                      options: dict[str, Any]) -> Iterator[tuple[int, str, Any, list[str]]]:
+    """Babel extraction method for president/templates/*.j2 (babel.cfg): Jinja2's extractor, plus
+    the notes `president i18n extract` writes (rule clauses, placeholders)."""
+    from jinja2.ext import babel_extract as jinja_extract
+    root, spec_path = _project(fileobj, options)
+    spec = parse_spec(spec_path.read_text(encoding="utf-8"), str(spec_path))
+    notes = _note_maker(spec, root)
+    jinja_options = {**TEMPLATE_OPTIONS, **{k: v for k, v in options.items() if k != "spec"}}
+    for lineno, funcname, messages, comments in jinja_extract(fileobj, keywords, comment_tags, jinja_options):
+        found = _key_texts(funcname, messages)
+        yield lineno, funcname, messages, [*comments, *(notes(*found) if found else [])]
+
+
+def extract_steps(fileobj: BinaryIO, keywords: Any, comment_tags: Any,
+                  options: dict[str, Any]) -> Iterator[tuple[int, str, Any, list[str]]]:
+    """Babel extraction method of the steps domain (babel-steps.cfg): the messages of locales/steps.pot
+    whose `#:` reference is this file, with their notes."""
+    from .steps_catalog import template_messages
+    root, spec_path = _project(fileobj, options)
+    spec = parse_spec(spec_path.read_text(encoding="utf-8"), str(spec_path))
+    here = Path(getattr(fileobj, "name", "")).resolve()
+    rel = here.relative_to(root).as_posix() if here.is_relative_to(root) else here.name
+    for context, msgid, comments, locations in template_messages(spec):
+        for filename, line in locations:
+            if filename == rel:
+                yield line, "pgettext", (context, msgid), comments
 
 
 def _translators(root: Path) -> dict[str, Translator]:

@@ -154,3 +154,39 @@ def test_fuzzy_update_writes_the_previous_msgid(tmp_path):
         subprocess.run(["msgmerge", "-q", "--previous", "-U", "--backup=off", str(po), str(pot)], check=True,
                        capture_output=True)
         assert po.read_text(encoding="utf-8") == text
+
+
+# --- plain Babel: the shipped mappings give our templates, notes included --------------------
+
+def _content(path: Path) -> dict:
+    from babel.messages.pofile import read_po
+    with path.open("rb") as fh:
+        cat = read_po(fh)
+    return {(m.context, m.id if isinstance(m.id, str) else tuple(m.id)):
+            (list(m.auto_comments), sorted(m.locations), sorted(m.flags)) for m in cat if m.id}
+
+
+def test_pybabel_extract_and_update_keep_every_note(tmp_path):
+    """`pybabel extract -F babel.cfg` / `-F babel-steps.cfg` give the messages of locales/rules.pot and
+    steps.pot with the same notes, references and flags (header and order aside), and `pybabel update`
+    from them leaves every catalog's notes as they are."""
+    from i18n_support import ROOT
+    cmd = _pybabel()
+    if cmd is None:
+        pytest.skip("Babel's command line is not importable")
+    for domain, cfg in (("rules", "babel.cfg"), ("steps", "babel-steps.cfg")):
+        out = tmp_path / f"{domain}.pot"
+        subprocess.run([*cmd, "-q", "extract", "-F", cfg, "-o", str(out), "."], cwd=ROOT, check=True,
+                       capture_output=True)
+        ours = _content(pot_path(ROOT, domain))
+        assert _content(out) == ours
+        assert sum(len(notes) for notes, _, _ in ours.values()) > 150
+    root = copy_project(tmp_path / "project")
+    before = {(d, lang): {k: v[0] for k, v in _content(po_path(root, lang, d)).items()}
+              for d in DOMAINS for lang in CATALOG_LANGS}
+    for domain in DOMAINS:
+        subprocess.run([*cmd, "-q", "update", "-i", str(tmp_path / f"{domain}.pot"), "-d", str(root / "locales"),
+                        "-D", domain], check=True, capture_output=True)
+    after = {(d, lang): {k: v[0] for k, v in _content(po_path(root, lang, d)).items()}
+             for d in DOMAINS for lang in CATALOG_LANGS}
+    assert after == before
