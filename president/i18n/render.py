@@ -139,6 +139,8 @@ class Phrases:
 # --- environment ---------------------------------------------------------------------------
 
 def _md_escape(text: Any) -> str:
+    if isinstance(text, Markup):  # already escaped (with its isolation spans)
+        return str(text)
     return re.sub(r"([\\`*_\[\]<>#|])", r"\\\1", str(text))
 
 
@@ -212,6 +214,15 @@ def _html_text(text: str, isolated: bool) -> Markup:
     return Markup(out.replace(LRI, '<bdi dir="ltr">').replace(PDI, "</bdi>"))
 
 
+def _md_text(text: str, isolated: bool) -> Markup:
+    """Escaped Markdown; isolates become <span dir="ltr"> (an element with `dir` is a bidi isolate
+    in HTML), so the file holds no invisible bidi controls that code hosts warn about."""
+    out = _md_escape(text)
+    if not isolated:
+        return Markup(strip_isolates(out))
+    return Markup(out.replace(LRI, '<span dir="ltr">').replace(PDI, "</span>"))
+
+
 def _shown(sheet_blocks: list[Block], show: Any) -> list[Block]:
     return [Block(b.kind, b.section, [Line(show(ln.text), ln.rules) for ln in b.lines]) for b in sheet_blocks]
 
@@ -230,11 +241,14 @@ def layout(sheet: Sheet, spec: Spec, lang: str, fmt: str, isolation: bool = True
     keep = isolation and direction == "rtl" and fmt != "txt"
     if fmt == "html":
         blocks = _shown(sheet.blocks, lambda t: _html_text(t, keep))
+    elif fmt == "md":
+        blocks = _shown(sheet.blocks, lambda t: _md_text(t, keep))
     else:
         blocks = _shown(sheet.blocks, (lambda t: t) if keep else strip_isolates)
     tmpl = environment().get_template(f"rules.{fmt}.j2")
+    from .fonts import css_stack
     out = tmpl.render(blocks=blocks, spec=spec, lang=lang, dir=direction, italics=has_italics(lang),
-                      no_italic_langs=no_italic_langs())
+                      no_italic_langs=no_italic_langs(), font_stack=css_stack(lang))
     out = out.strip("\n")
     return out if fmt == "txt" else out + "\n"
 
