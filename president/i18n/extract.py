@@ -98,21 +98,6 @@ def extract_templates(fileobj: BinaryIO, keywords: Any, comment_tags: Any,
         yield lineno, funcname, messages, [*comments, *(notes(*found) if found else [])]
 
 
-def extract_steps(fileobj: BinaryIO, keywords: Any, comment_tags: Any,
-                  options: dict[str, Any]) -> Iterator[tuple[int, str, Any, list[str]]]:
-    """Babel extraction method of the steps domain (babel-steps.cfg): the messages of locales/steps.pot
-    whose `#:` reference is this file, with their notes."""
-    from .steps_catalog import template_messages
-    root, spec_path = _project(fileobj, options)
-    spec = parse_spec(spec_path.read_text(encoding="utf-8"), str(spec_path))
-    here = Path(getattr(fileobj, "name", "")).resolve()
-    rel = here.relative_to(root).as_posix() if here.is_relative_to(root) else here.name
-    for context, msgid, comments, locations in template_messages(spec):
-        for filename, line in locations:
-            if filename == rel:
-                yield line, "pgettext", (context, msgid), comments
-
-
 def _translators(root: Path) -> dict[str, Translator]:
     """The translator of every catalog that loads (a broken one is reported by `check`, not here)."""
     from .catalogs import BuildError, translator_for

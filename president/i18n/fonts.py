@@ -31,9 +31,16 @@ PACKAGES = {"Noto Naskh Arabic": "fonts-noto-core", "Noto Sans Devanagari": "fon
             "Noto Sans Symbols 2": "fonts-noto-core", "DejaVu Sans": "fonts-dejavu-core"}
 
 
+def script_of(lang: str) -> str:
+    """The script a language is written in (CLDR likely subtags: ar -> Arab)."""
+    from babel.core import get_global
+    likely = get_global("likely_subtags").get(lang.split("-")[0].replace("-", "_"), "")
+    parts = likely.split("_")
+    return parts[1] if len(parts) > 1 else "Latn"
+
+
 def font_stack(lang: str) -> list[str]:
     """The font families of a page in `lang`, in order, generic family last."""
-    from .render import script_of
     script_font, latin, generic = SCRIPT_FONTS.get(script_of(lang), SCRIPT_FONTS["Latn"])
     return list(dict.fromkeys([script_font, latin, *SYMBOL_FONTS, generic]))
 

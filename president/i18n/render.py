@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from babel import Locale
-from babel.core import get_global
 from jinja2 import FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
 from jinja2.sandbox import SandboxedEnvironment
 
 from ..errors import Problem
 from ..spec import Spec
+from .fonts import css_stack, script_of
 from .catalogs import LANGS, LRI, PDI, BuildError, Translator, isolate, strip_isolates, translator_for
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
@@ -191,13 +191,6 @@ def text_direction(lang: str) -> str:
         return "ltr"
 
 
-def script_of(lang: str) -> str:
-    """The script a language is written in (CLDR likely subtags: ar -> Arab)."""
-    likely = get_global("likely_subtags").get(lang.split("-")[0].replace("-", "_"), "")
-    parts = likely.split("_")
-    return parts[1] if len(parts) > 1 else "Latn"
-
-
 def has_italics(lang: str) -> bool:
     return script_of(lang) not in NO_ITALIC_SCRIPTS
 
@@ -246,7 +239,6 @@ def layout(sheet: Sheet, spec: Spec, lang: str, fmt: str, isolation: bool = True
     else:
         blocks = _shown(sheet.blocks, (lambda t: t) if keep else strip_isolates)
     tmpl = environment().get_template(f"rules.{fmt}.j2")
-    from .fonts import css_stack
     out = tmpl.render(blocks=blocks, spec=spec, lang=lang, dir=direction, italics=has_italics(lang),
                       no_italic_langs=no_italic_langs(), font_stack=css_stack(lang))
     out = out.strip("\n")
