@@ -99,14 +99,19 @@ def extract_templates(fileobj: BinaryIO, keywords: Any, comment_tags: Any,
 
 
 def _translators(root: Path) -> dict[str, Translator]:
-    """The translator of every catalog that loads (a broken one is reported by `check`, not here)."""
-    from .catalogs import BuildError, translator_for
+    """The translator of every catalog that parses, for the %(card)s note. Placeholder problems
+    are not refused here (`check` reports them once, at their line); a catalog that does not
+    parse is left out."""
+    from .catalogs import BuildError, plural_function, raw_plural_forms, translations_of
     out = {}
     for lang in CATALOG_LANGS:
+        path = po_path(root, lang)
         try:
-            out[lang] = translator_for(root, lang)
+            catalog = load_catalog(path, lang, formats=False)
         except BuildError:
             continue
+        header = raw_plural_forms(path) or PLURAL_FORMS[lang]
+        out[lang] = Translator(lang, translations_of(catalog), plural_function(header), source=str(path))
     return out
 
 
