@@ -137,7 +137,12 @@ def template_messages(spec: Spec) -> list[tuple[str, str, list[str], list[Locati
     out += [("feature", text, ["feature file header"], here(text[:40])) for text in FEATURE_MESSAGES]
     out += [("outcome", word, ["scenario or clause outcome in reports"], here(f'"{word}"')) for word in OUTCOME_WORDS]
     out += [("report", text, ["conformance report line"], here(text[:40])) for text in REPORT_MESSAGES]
-    return out
+    # notes wrapped as Babel wraps `#.` comments, so that pybabel extract writes the same lines
+    import textwrap
+    from .context import NOTE_WIDTH
+    return [(ctx, msgid, [line for note in notes
+                          for line in textwrap.wrap(note, NOTE_WIDTH, break_long_words=False, break_on_hyphens=False)],
+             where) for ctx, msgid, notes, where in out]
 
 
 def extract_steps(fileobj: BinaryIO, keywords: Any, comment_tags: Any,
