@@ -4,13 +4,18 @@
     python docs/screenshot_sheets.py [--out docs/screenshots] [--langs ar,en] [--chromium PATH]
 
 Writes <out>/<lang>.png (one per page in rules/). Needs Debian's `chromium` (or any
-Chromium/Chrome on PATH); each run uses a fresh profile and no network.
+Chromium/Chrome on PATH); each run uses a fresh profile and no network. Before each page it asks
+fontconfig (`fc-list`) for the page's fonts (president/i18n/fonts.py: the script's font, a font
+with the suits ♣♦♥♠, and a font for every letter of the page): where one is missing it names the
+Debian package to install (fonts-noto-core) and writes no screenshot of tofu boxes (exit 1).
 docs/screenshots/ar.png is committed: the rank orders read 3 → 2 and 2 → 3 left to right,
 and the card reads 3♣, inside the right-to-left Arabic text.
 """
 from __future__ import annotations
 
 import argparse
+import html
+import re
 import shutil
 import subprocess
 import sys
@@ -51,20 +56,41 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", default="900,1900", help="window size WIDTH,HEIGHT")
     ap.add_argument("--chromium", default=None)
     args = ap.parse_args(argv)
-    chromium = find_chromium(args.chromium)
-    if chromium is None:
-        print("screenshot_sheets: no chromium on PATH (apt-get install chromium)", file=sys.stderr)
+    from president.i18n.fonts import have_fontconfig, missing_fonts
+    if not have_fontconfig():
+        print("screenshot_sheets: fontconfig's fc-list is not installed, so the fonts cannot be checked "
+              "(apt-get install fontconfig)", file=sys.stderr)
         return 2
-    args.out.mkdir(parents=True, exist_ok=True)
+    status, pages = 0, []
     for lang in args.langs.split(","):
         page = args.rules / f"{lang}.html"
         if not page.is_file():
             print(f"screenshot_sheets: {page}: no such page (run `president build`)", file=sys.stderr)
             return 1
+        missing = missing_fonts(lang, page_text(page))
+        for m in missing:
+            print(f"screenshot_sheets: {page}: {m}; no screenshot written", file=sys.stderr)
+            status = 1
+        if not missing:
+            pages.append((lang, page))
+    if not pages:
+        return status
+    chromium = find_chromium(args.chromium)
+    if chromium is None:
+        print("screenshot_sheets: no chromium on PATH (apt-get install chromium)", file=sys.stderr)
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    for lang, page in pages:
         out = args.out / f"{lang}.png"
         screenshot(chromium, page, out, args.size)
         print(f"wrote {out}", file=sys.stderr)
-    return 0
+    return status
+
+
+def page_text(page: Path) -> str:
+    """The visible text of an HTML page (what must not turn into tofu)."""
+    body = page.read_text(encoding="utf-8").split("</head>")[-1]
+    return html.unescape(re.sub(r"<[^>]+>", " ", body))
 
 
 if __name__ == "__main__":

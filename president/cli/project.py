@@ -24,8 +24,11 @@ from ..errors import PresidentError
                    "ar-XB (right to left) to <root>/pseudo/ (or OUT/pseudo/).")
 @click.option("--no-isolation", is_flag=True, hidden=True,
               help="Pseudo-locale sheets without bidi isolation (to see what it protects).")
+@click.option("--pdf", is_flag=True,
+              help="Also write print-ready A4 sheets OUT/<lang>.pdf (default <root>/pdf/, not committed) "
+                   "through WeasyPrint: pip install 'president[pdf]'.")
 def build(spec: Path | None, out: Path | None, root: Path | None, pseudo: bool = False,
-          no_isolation: bool = False) -> None:
+          no_isolation: bool = False, pdf: bool = False) -> None:
     """Render the rule sheets (en, ar, el, ru, hy, hi as .txt, .md, .html) and the features.
 
     Nothing is written unless everything renders: a variant whose sentences the catalogs
@@ -49,6 +52,25 @@ def build(spec: Path | None, out: Path | None, root: Path | None, pseudo: bool =
         for name, text in render_pseudo(read_spec(project.spec_path), isolation=not no_isolation).items():
             write_atomic(folder / name, text.encode("utf-8"))
         _say(f"pseudo-locales en-XA, ar-XB written to {folder}")
+    if pdf:
+        _build_pdfs(project, out)
+
+
+def _build_pdfs(project, out: Path | None) -> None:  # type: ignore[no-untyped-def]
+    """<lang>.pdf for every language, all or none."""
+    import time
+    from ..i18n.pdf import render_pdfs
+    from ..project.build import read_spec, write_files
+    folder = out.resolve() if out else project.root / "pdf"
+    start = time.perf_counter()
+    try:
+        pdfs = render_pdfs(read_spec(project.spec_path), project.root)
+        written = write_files({folder / f"{lang}.pdf": data for lang, data in pdfs.items()})
+    except PresidentError as exc:
+        _fail(_problems_of(exc), "PDF sheets refused, none written")
+    for path in written:
+        _say(f"wrote {path}")
+    _say(f"pdf: {len(pdfs)} sheets in {folder} in {time.perf_counter() - start:.2f}s")
 
 
 @click.command()

@@ -8,7 +8,9 @@ statements, so a message used only under another spec's options is covered too.
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
+from typing import Any, Callable
 
 from babel.messages.catalog import Catalog
 from jinja2 import nodes
@@ -21,9 +23,8 @@ PLACEHOLDER_NOTES: dict[str, str] = {
     "min": "a number from the spec (digits, written left to right)",
     "max": "a number from the spec (digits, written left to right); with ngettext, it also picks the plural form",
     "num": "the number that picks the plural form (digits)",
-    "card": ("a card as msgctxt 'card' renders it in this language, kept left to right: ar and ru write "
-             "the code (3♣), el, hy and hi words (el '3 σπαθί', hy '3 խաչը', which already carries the "
-             "article, hi 'चिड़ी का 3'); fit the sentence around the phrase, add no article or case ending to it"),
+    "card": ("a card as msgctxt 'card' renders it in this language, kept left to right and inserted "
+             "unchanged: fit the sentence around the phrase, add no article or case ending to it"),
     "rank": "a rank symbol of the spec (3 … 10, V, D, R, A, 2)",
     "suit": "the translation of the suit symbol (msgctxt 'suit')",
     "order": "the ranks from weakest to strongest, joined by the translation of msgctxt 'separator in a rank order'",
@@ -54,6 +55,8 @@ PLACEHOLDER_NOTES: dict[str, str] = {
     "second": "the second of two locked variants (msgctxt 'locked variant'), as translated; {agree}",
 }
 
+#: Babel's width of `#.` comments (pybabel extract wraps longer notes; gettext keeps lines as they are).
+NOTE_WIDTH = 76
 #: Placeholders filled with a word shared by several options: the messages using them come once per
 #: option (msgctxt 'option <name>' or 'options <a>, <b>'), so each translation can agree with its word;
 #: `president check` holds the templates to that (president/i18n/lint.py: `option_messages`).
@@ -177,18 +180,58 @@ def clause_map(spec: Spec, template: Path) -> dict[Key, set[str]]:
     return out
 
 
-def annotate(catalog: Catalog, spec: Spec, template: Path) -> None:
-    """Add the clause-id and placeholder comments to every message of the rules template."""
+def card_forms(spec: Spec, translators: dict[str, Any]) -> dict[str, str]:
+    """How each language writes the spec's lowest card, from its catalog: {"ar": "3♣", "hy": "3 խաչը", ...}."""
+    from .catalogs import strip_isolates
+    from .render import SUIT_SYMBOLS
+    rank, suit = spec.deck.ranks[0], spec.deck.suits[0]
+    out = {}
+    for lang, tr in translators.items():
+        symbol = tr.dynamic("suit", SUIT_SYMBOLS.get(suit, suit), "deck")
+        out[lang] = strip_isolates(tr.pgettext("card", "%(rank)s%(suit)s", rank=rank, suit=symbol))
+    return out
+
+
+def card_note(forms: dict[str, str]) -> str:
+    """The %(card)s note: what the placeholder holds, and how each language renders it (a code or words)."""
+    base = PLACEHOLDER_NOTES["card"]
+    if not forms:
+        return base
+    words = {lang: f for lang, f in forms.items() if any(ch.isalpha() for ch in f)}
+    codes = {lang: f for lang, f in forms.items() if lang not in words}
+    parts = []
+    if codes:
+        parts.append("a code in " + ", ".join(f"{lang} ({f})" for lang, f in codes.items()))
+    if words:
+        parts.append("words in " + ", ".join(f"{lang} ({f})" for lang, f in words.items()))
+    return f"{base}; the lowest card is written as {' and as '.join(parts)}"
+
+
+def note_maker(spec: Spec, template: Path, forms: dict[str, str] | None = None) -> Callable[[Key, list[str]], list[str]]:
+    """A function (msgctxt, msgid), [msgid texts] -> the notes of that message: its rule clauses and
+    what each placeholder holds. `forms`: how each language writes a card (card_forms)."""
     clauses = clause_map(spec, template)
+    notes_of = {**PLACEHOLDER_NOTES, "card": card_note(forms or {})}
+
+    def notes(key: Key, texts: list[str]) -> list[str]:
+        out = []
+        ids = sorted(clauses.get(key, ()))
+        if ids:
+            out.append(f"rule clauses: {', '.join(ids)}")
+        for name in dict.fromkeys(re.findall(r"%\(([a-z_]+)\)[sd]", " ".join(texts))):
+            if name in notes_of:
+                out.append(f"%({name})s: {notes_of[name]}")
+        # wrapped as Babel wraps `#.` comments (76 columns), so that `pybabel extract` writes the same lines
+        return [line for note in out for line in textwrap.wrap(note, NOTE_WIDTH, break_long_words=False, break_on_hyphens=False)]
+    return notes
+
+
+def annotate(catalog: Catalog, spec: Spec, template: Path, forms: dict[str, str] | None = None) -> None:
+    """Add the clause-id and placeholder comments to every message of the rules template."""
+    notes_for = note_maker(spec, template, forms)
     for msg in catalog:
         if not msg.id:
             continue
-        notes = []
-        ids = sorted(clauses.get(message_key(msg), ()))
-        if ids:
-            notes.append(f"rule clauses: {', '.join(ids)}")
-        texts = msg.id if isinstance(msg.id, (list, tuple)) else (msg.id,)
-        for name in dict.fromkeys(re.findall(r"%\(([a-z_]+)\)[sd]", " ".join(texts))):
-            if name in PLACEHOLDER_NOTES:
-                notes.append(f"%({name})s: {PLACEHOLDER_NOTES[name]}")
+        texts = list(msg.id) if isinstance(msg.id, (list, tuple)) else [msg.id]
+        notes = notes_for(message_key(msg), texts)
         msg.auto_comments = [*msg.auto_comments, *(n for n in notes if n not in msg.auto_comments)]

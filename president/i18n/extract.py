@@ -12,24 +12,21 @@ Files are written without POT-Creation-Date / PO-Revision-Date, so they are repr
 """
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract as babel_extract
-from babel.messages.pofile import write_po
 
 from ..spec import Spec, parse_spec
-from .catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, SOURCE_LANG, Translator, load_catalog, message_key,
+from .catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, SOURCE_LANG, Key, Translator, load_catalog, message_key,
                        po_path, pot_path)
+from .pofile import REVISION_DATE, po_bytes  # noqa: F401 (REVISION_DATE: re-exported)
 from .render import CONTENT_TEMPLATE, JINJA_EXTENSIONS, TEMPLATES_DIR, build_sheet
 
 TEMPLATE_OPTIONS = {"extensions": ",".join(JINJA_EXTENSIONS), "trim_blocks": "true",
                     "lstrip_blocks": "true"}
-_CREATION_DATE = re.compile(rb'^"POT-Creation-Date: .*\\n"\n', re.M)
-_REVISION_DATE = re.compile(rb'^"PO-Revision-Date: .*\\n"\n', re.M)
 
 
 def dynamic_lookups(spec: Spec) -> Translator:
@@ -57,11 +54,65 @@ def spec_messages(spec: Spec, text: str) -> Iterator[tuple[int, str | None, str,
 
 def extract_spec(fileobj: BinaryIO, keywords: Any, comment_tags: Any,
                  options: dict[str, Any]) -> Iterator[tuple[int, str, Any, list[str]]]:
-    """Babel extraction method for the spec (babel.cfg: `spec = president.i18n.extract:extract_spec`)."""
+    """Babel extraction method for the spec (babel.cfg: `spec = president.i18n.extract:extract_spec`),
+    with the notes `president i18n extract` writes."""
     text = fileobj.read().decode("utf-8")
     spec = parse_spec(text, getattr(fileobj, "name", "<spec>"))
+    root, _ = _project(fileobj, options)
+    notes = _note_maker(spec, root)
     for line, context, msgid, comments in spec_messages(spec, text):
-        yield line, "pgettext", (context, msgid), comments
+        yield line, "pgettext", (context, msgid), [*comments, *notes((context, msgid), [msgid])]
+
+
+def _project(fileobj: Any, options: dict[str, Any]) -> tuple[Path, Path]:
+    """(project root, spec) of a file pybabel extracts: the project around the file (option `spec` overrides)."""
+    from ..resources import find_project_root
+    here = Path(getattr(fileobj, "name", "") or ".").resolve()
+    root = find_project_root(here.parent) or Path.cwd()
+    return root, Path(options["spec"]) if options.get("spec") else root / "spec" / "president.yaml"
+
+
+def _note_maker(spec: Spec, root: Path) -> Any:
+    from .context import card_forms, note_maker
+    return note_maker(spec, TEMPLATES_DIR / CONTENT_TEMPLATE, card_forms(spec, _translators(root)))
+
+
+def _key_texts(funcname: str, messages: Any) -> tuple[Key, list[str]] | None:
+    msgs = list(messages) if isinstance(messages, (list, tuple)) else [messages]
+    context, texts = (msgs[0], msgs[1:]) if funcname in ("pgettext", "npgettext") else (None, msgs)
+    texts = [t for t in texts if isinstance(t, str)]
+    return ((context, texts[0]), texts) if texts else None
+
+
+def extract_templates(fileobj: BinaryIO, keywords: Any, comment_tags: Any,
+                      options: dict[str, Any]) -> Iterator[tuple[int, str, Any, list[str]]]:
+    """Babel extraction method for president/templates/*.j2 (babel.cfg): Jinja2's extractor, plus
+    the notes `president i18n extract` writes (rule clauses, placeholders)."""
+    from jinja2.ext import babel_extract as jinja_extract
+    root, spec_path = _project(fileobj, options)
+    spec = parse_spec(spec_path.read_text(encoding="utf-8"), str(spec_path))
+    notes = _note_maker(spec, root)
+    jinja_options = {**TEMPLATE_OPTIONS, **{k: v for k, v in options.items() if k != "spec"}}
+    for lineno, funcname, messages, comments in jinja_extract(fileobj, keywords, comment_tags, jinja_options):
+        found = _key_texts(funcname, messages)
+        yield lineno, funcname, messages, [*comments, *(notes(*found) if found else [])]
+
+
+def _translators(root: Path) -> dict[str, Translator]:
+    """The translator of every catalog that parses, for the %(card)s note. Placeholder problems
+    are not refused here (`check` reports them once, at their line); a catalog that does not
+    parse is left out."""
+    from .catalogs import BuildError, plural_function, raw_plural_forms, translations_of
+    out = {}
+    for lang in CATALOG_LANGS:
+        path = po_path(root, lang)
+        try:
+            catalog = load_catalog(path, lang, formats=False)
+        except BuildError:
+            continue
+        header = raw_plural_forms(path) or PLURAL_FORMS[lang]
+        out[lang] = Translator(lang, translations_of(catalog), plural_function(header), source=str(path))
+    return out
 
 
 def template_files() -> list[Path]:
@@ -93,23 +144,15 @@ def extract_template(root: Path, spec_path: Path, spec: Spec | None = None) -> C
     for lineno, context, msgid, comments in spec_messages(spec, text):
         # a spec outside the project (--spec elsewhere) is referenced where the project keeps its own
         cat.add(msgid, locations=[(rel(spec_path, (root, pkg_root), "spec/president.yaml"), lineno)], auto_comments=comments, context=context)
-    from .context import annotate  # clause ids and placeholder notes for translators
-    annotate(cat, spec, TEMPLATES_DIR / CONTENT_TEMPLATE)
+    from .context import annotate, card_forms  # clause ids and placeholder notes for translators
+    annotate(cat, spec, TEMPLATES_DIR / CONTENT_TEMPLATE, card_forms(spec, _translators(root)))
     return cat
 
 
-#: The PO-Revision-Date of every written file: a fixed value keeps the files reproducible and
-#: `msgfmt --check` quiet (it warns when the field is missing); the real dates are in git.
-REVISION_DATE = "1970-01-01 00:00+0000"
-
-
 def serialize(catalog: Catalog) -> bytes:
-    """.po/.pot bytes, reproducible (no creation date, a fixed revision date), wrapped as pybabel does."""
-    buf = io.BytesIO()
-    write_po(buf, catalog, width=76)
-    data = _CREATION_DATE.sub(b"", buf.getvalue())
-    line = f'"PO-Revision-Date: {REVISION_DATE}\\n"\n'.encode()
-    return _REVISION_DATE.sub(lambda _: line, data, count=1)
+    """.po/.pot bytes, reproducible (no creation date, a fixed revision date), written as
+    GNU gettext writes them (president.i18n.pofile), so that `msgmerge -U` changes nothing."""
+    return po_bytes(catalog)
 
 
 HEADER_COMMENT = ("# Messages of the President rule sheets (CardVerse variant).\n"

@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from babel import Locale
-from babel.core import get_global
 from jinja2 import FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
 from jinja2.sandbox import SandboxedEnvironment
 
 from ..errors import Problem
 from ..spec import Spec
+from .fonts import css_stack, script_of
 from .catalogs import LANGS, LRI, PDI, BuildError, Translator, isolate, strip_isolates, translator_for
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
@@ -139,6 +139,8 @@ class Phrases:
 # --- environment ---------------------------------------------------------------------------
 
 def _md_escape(text: Any) -> str:
+    if isinstance(text, Markup):  # already escaped (with its isolation spans)
+        return str(text)
     return re.sub(r"([\\`*_\[\]<>#|])", r"\\\1", str(text))
 
 
@@ -189,13 +191,6 @@ def text_direction(lang: str) -> str:
         return "ltr"
 
 
-def script_of(lang: str) -> str:
-    """The script a language is written in (CLDR likely subtags: ar -> Arab)."""
-    likely = get_global("likely_subtags").get(lang.split("-")[0].replace("-", "_"), "")
-    parts = likely.split("_")
-    return parts[1] if len(parts) > 1 else "Latn"
-
-
 def has_italics(lang: str) -> bool:
     return script_of(lang) not in NO_ITALIC_SCRIPTS
 
@@ -210,6 +205,15 @@ def _html_text(text: str, isolated: bool) -> Markup:
     if not isolated:
         return Markup(strip_isolates(out))
     return Markup(out.replace(LRI, '<bdi dir="ltr">').replace(PDI, "</bdi>"))
+
+
+def _md_text(text: str, isolated: bool) -> Markup:
+    """Escaped Markdown; isolates become <span dir="ltr"> (an element with `dir` is a bidi isolate
+    in HTML), so the file holds no invisible bidi controls that code hosts warn about."""
+    out = _md_escape(text)
+    if not isolated:
+        return Markup(strip_isolates(out))
+    return Markup(out.replace(LRI, '<span dir="ltr">').replace(PDI, "</span>"))
 
 
 def _shown(sheet_blocks: list[Block], show: Any) -> list[Block]:
@@ -230,11 +234,13 @@ def layout(sheet: Sheet, spec: Spec, lang: str, fmt: str, isolation: bool = True
     keep = isolation and direction == "rtl" and fmt != "txt"
     if fmt == "html":
         blocks = _shown(sheet.blocks, lambda t: _html_text(t, keep))
+    elif fmt == "md":
+        blocks = _shown(sheet.blocks, lambda t: _md_text(t, keep))
     else:
         blocks = _shown(sheet.blocks, (lambda t: t) if keep else strip_isolates)
     tmpl = environment().get_template(f"rules.{fmt}.j2")
     out = tmpl.render(blocks=blocks, spec=spec, lang=lang, dir=direction, italics=has_italics(lang),
-                      no_italic_langs=no_italic_langs())
+                      no_italic_langs=no_italic_langs(), font_stack=css_stack(lang))
     out = out.strip("\n")
     return out if fmt == "txt" else out + "\n"
 

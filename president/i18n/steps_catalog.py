@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, BinaryIO, Callable, Iterator
 
 from babel.messages.catalog import Catalog, Message
 
@@ -137,7 +137,28 @@ def template_messages(spec: Spec) -> list[tuple[str, str, list[str], list[Locati
     out += [("feature", text, ["feature file header"], here(text[:40])) for text in FEATURE_MESSAGES]
     out += [("outcome", word, ["scenario or clause outcome in reports"], here(f'"{word}"')) for word in OUTCOME_WORDS]
     out += [("report", text, ["conformance report line"], here(text[:40])) for text in REPORT_MESSAGES]
-    return out
+    # notes wrapped as Babel wraps `#.` comments, so that pybabel extract writes the same lines
+    import textwrap
+    from .context import NOTE_WIDTH
+    return [(ctx, msgid, [line for note in notes
+                          for line in textwrap.wrap(note, NOTE_WIDTH, break_long_words=False, break_on_hyphens=False)],
+             where) for ctx, msgid, notes, where in out]
+
+
+def extract_steps(fileobj: BinaryIO, keywords: Any, comment_tags: Any,
+                  options: dict[str, Any]) -> Iterator[tuple[int, str, Any, list[str]]]:
+    """Babel extraction method of the steps domain (babel-steps.cfg): the messages of locales/steps.pot
+    whose `#:` reference is this file, with their notes."""
+    from .extract import _project
+    from ..spec import parse_spec
+    root, spec_path = _project(fileobj, options)
+    spec = parse_spec(spec_path.read_text(encoding="utf-8"), str(spec_path))
+    here = Path(getattr(fileobj, "name", "")).resolve()
+    rel = here.relative_to(root).as_posix() if here.is_relative_to(root) else here.name
+    for context, msgid, comments, locations in template_messages(spec):
+        for filename, line in locations:
+            if filename == rel:
+                yield line, "pgettext", (context, msgid), comments
 
 
 def steps_template(spec: Spec) -> Catalog:

@@ -48,7 +48,22 @@ def _html_lines(page: str) -> list[str]:
 
 
 def _md_lines(page: str) -> list[str]:
-    return [re.sub(r"^(\d+\. |- |#+ )", "", ln) for ln in page.splitlines() if ln and not ln.startswith("<")]
+    """Markdown lines as a code host shows them: <span dir="ltr"> is an isolate (LRI ... PDI), escapes undone."""
+    out = []
+    for ln in page.splitlines():
+        if ln and not ln.startswith("<"):
+            ln = re.sub(r"^(\d+\. |- |#+ )", "", ln).replace('<span dir="ltr">', LRI).replace("</span>", PDI)
+            out.append(re.sub(r"\\(.)", r"\1", ln))
+    return out
+
+
+def test_markdown_sheets_hold_no_hidden_bidi_controls():
+    """Code hosts and editors warn about invisible bidi controls (U+202A..U+202E, U+2066..U+2069):
+    the Markdown sheets isolate with <span dir="ltr"> instead, and only the right-to-left ones."""
+    for page in sorted((ROOT / "rules").glob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        assert not re.search("[\u202a-\u202e\u2066-\u2069]", text), page.name
+        assert ('<span dir="ltr">' in text) == (page.stem == "ar"), page.name
 
 
 @pytest.mark.parametrize("fmt", ["html", "md"])

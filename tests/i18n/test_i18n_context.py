@@ -53,3 +53,35 @@ def test_pot_headers_are_complete():
     for domain in ("rules", "steps"):
         head = pot_path(ROOT, domain).read_text(encoding="utf-8").split("\n\n")[0]
         assert '"Language: en\\n"' in head and '"Language-Team: en <' in head
+
+
+def test_card_note_says_how_each_language_writes_a_card(tmp_path):
+    """The %(card)s note is made from the catalogs: a language whose msgctxt 'card'/'suit'
+    translations write words is listed under words, with its own rendering."""
+    import shutil
+    from president.i18n.catalogs import translator_for
+    from president.i18n.context import card_forms, card_note
+    from president.i18n.extract import extract_template
+    from i18n_support import copy_project
+    spec = read_spec(ROOT / "spec" / "president.yaml")
+    forms = card_forms(spec, {lang: translator_for(ROOT, lang) for lang in ("ar", "el", "ru", "hy", "hi")})
+    for lang, form in forms.items():
+        assert "3" in form
+        words = any(ch.isalpha() for ch in form)
+        cat = load_catalog(ROOT / "locales" / lang / "LC_MESSAGES" / "rules.po", lang)
+        assert words == (cat.get("♣", "suit").string != "♣"), lang
+    note = card_note(forms)
+    assert "a code in ar (3♣)" in note and "words in" in note
+    pot = load_catalog(pot_path(ROOT), "en")
+    card_msgs = [m for m in pot if m.id and "%(card)s" in str(m.id)]
+    assert card_msgs and all(f"%(card)s: {note}" in " ".join(m.auto_comments) for m in card_msgs)
+    # a catalog that starts writing the suit in words moves to the words list
+    root = copy_project(tmp_path / "p")
+    po = root / "locales" / "ru" / "LC_MESSAGES" / "rules.po"
+    text = po.read_text(encoding="utf-8")
+    po.write_text(text.replace('msgctxt "suit"\nmsgid "♣"\nmsgstr "♣"', 'msgctxt "suit"\nmsgid "♣"\nmsgstr "трефы"'),
+                  encoding="utf-8")
+    notes = [" ".join(m.auto_comments) for m in extract_template(root, root / "spec" / "president.yaml")
+             if m.id and "%(card)s" in str(m.id)]
+    assert notes and "ru (3трефы)" in notes[0] and "code in ar (3♣) and" in notes[0]
+    shutil.rmtree(root)

@@ -3,6 +3,8 @@ each catches its defect, planted in a copy of the project, at the file and line 
 project itself passes them. The defects planted are the ones issue 20 found in the catalogs."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from babel.messages.catalog import Catalog
 
@@ -48,7 +50,8 @@ def test_identical_plural_forms_are_caught_unless_marked(root):
     assert "ignore-same-plurals" in p.hint
     # el and ru: the same forms are right after a range; the entries say so with the flag
     path = po_path(root, "el", "rules")
-    assert "#, ignore-same-plurals, python-format" in path.read_text(encoding="utf-8")
+    assert re.search(r"^#, (python-format, ignore-same-plurals|ignore-same-plurals, python-format)$",
+                     path.read_text(encoding="utf-8"), re.M)  # gettext's order, or Babel's
     el = "Ο πρώτος παίκτης παίζει έναν συνδυασμό από %(min)s έως %(max)s φύλλα ίδιου βαθμού ή μια σειρά."
     span = plant(path, RUN, [el, el], flags="python-format")  # the flag removed: reported
     reported(root, check_same_plurals, "locales/el/LC_MESSAGES/rules.po", span, "all 2 plural forms")
