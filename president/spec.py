@@ -375,6 +375,28 @@ def _expanded_size(node: yaml.Node, limit: int) -> int:
     return memo[id(node)]
 
 
+def _duplicate_keys(node: yaml.Node) -> Iterator[tuple[str, int, int]]:
+    """(key, first line, second line) for every key given twice in one mapping."""
+    stack, seen_nodes = [node], set()
+    while stack:
+        n = stack.pop()
+        if id(n) in seen_nodes:
+            continue
+        seen_nodes.add(id(n))
+        if isinstance(n, yaml.MappingNode):
+            seen: dict[str, int] = {}
+            for key, value in n.value:
+                if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
+                    line = key.start_mark.line + 1
+                    if key.value in seen:
+                        yield key.value, seen[key.value], line
+                    else:
+                        seen[key.value] = line
+                stack.extend((key, value))
+        elif isinstance(n, yaml.SequenceNode):
+            stack.extend(n.value)
+
+
 def _load_yaml(text: str, file: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
     if len(text) > MAX_SPEC_BYTES:
         raise SpecError([Problem(file, None, "", f"the spec is {len(text):,} characters long, over the limit of "
@@ -383,6 +405,11 @@ def _load_yaml(text: str, file: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
     try:
         # Parse once: compose the node tree (it carries line numbers), then construct from it.
         node = loader.get_single_node()
+        duplicates = list(_duplicate_keys(node)) if node is not None else []
+        if duplicates:
+            raise SpecError([Problem(file, second, "", f"duplicate key {key!r} (first on line {first})",
+                                     "keep one of the two; YAML would silently keep the last")
+                             for key, first, second in duplicates])
         if node is not None and _expanded_size(node, MAX_SPEC_NODES) > MAX_SPEC_NODES:
             raise SpecError([Problem(file, None, "", f"the YAML expands to more than {MAX_SPEC_NODES:,} values "
                                      "through its aliases (*name)", "write the values out; a spec needs no "
@@ -590,15 +617,31 @@ def parse_spec(text: str, file: str = "<spec>") -> Spec:
     )
 
 
+def read_spec_bytes(path: str | Path) -> bytes:
+    """The bytes of a spec file: a regular file, read with MAX_SPEC_BYTES applied while reading
+    (a device such as /dev/zero or a FIFO is refused at once, never read). SpecError otherwise."""
+    from .resources import read_regular
+    try:
+        return read_regular(Path(path), MAX_SPEC_BYTES)
+    except OSError as exc:
+        raise SpecError([Problem(str(path), None, "", f"cannot read the spec: {exc.strerror or exc}",
+                                 "give --spec a regular YAML file (a spec is about 40 KB)")]) from None
+
+
+def decode_spec(data: bytes, file: str) -> str:
+    """UTF-8 text of a spec; SpecError naming the file, line and byte offset otherwise."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise SpecError([Problem(file, line, "", f"not valid UTF-8: byte 0x{data[exc.start]:02x} at byte offset "
+                                 f"{exc.start}", "save the spec as UTF-8")]) from None
+
+
 def load_spec(path: str | Path | None = None) -> Spec:
     """Load a spec file (default: the project's or the packaged spec/president.yaml)."""
     p = Path(path) if path is not None else default_spec_path()
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecError([Problem(str(p), None, "", f"cannot read the spec: {exc.strerror}",
-                                 "check the path given to --spec")]) from None
-    return parse_spec(text, str(p))
+    return parse_spec(decode_spec(read_spec_bytes(p), str(p)), str(p))
 
 
 @lru_cache(maxsize=4)

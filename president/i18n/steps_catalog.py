@@ -80,9 +80,11 @@ Location = tuple[str, int]
 
 def _source_lines(path: Path, rel: str) -> Callable[[str], list[Location]]:
     """A finder: the (file, line) where a text first appears in `path` (none if absent)."""
+    from ..resources import read_regular
+    from ..spec import MAX_SPEC_BYTES
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
+        text = read_regular(path, MAX_SPEC_BYTES).decode("utf-8")
+    except (OSError, UnicodeDecodeError):
         text = ""
 
     def find(needle: str) -> list[Location]:
@@ -203,11 +205,17 @@ class StepLanguage:
     def __post_init__(self) -> None:
         self.rtl = self.lang in RTL_LANGS
         self._regexes: dict[str, re.Pattern[str]] = {}
+        #: messages looked up and not found in a translated language (a build refuses on any)
+        self.missed: dict[Key, None] = {}
 
     # lookups
     def text(self, context: str, msgid: str) -> str:
         found = self.messages.get((context, msgid))
-        return found if isinstance(found, str) and found else msgid
+        if isinstance(found, str) and found:
+            return found
+        if self.lang != SOURCE_LANG:
+            self.missed[(context, msgid)] = None
+        return msgid
 
     def phrase(self, key: str) -> str:
         return self.text(key, TEMPLATES[key].text)
