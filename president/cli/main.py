@@ -2,7 +2,8 @@
 
 Each area registers its commands from its own module (president/cli/*.py). Whatever happens,
 a command ends with one line on stderr, never a traceback: exit 0 success, 1 problems found
-(or the run had to stop), 2 usage error, 130 on Ctrl-C.
+(or the run had to stop), 2 usage error, 130 on Ctrl-C, 143 on SIGTERM (handled as Ctrl-C is:
+the same cleanups run, staged files are removed).
 """
 from __future__ import annotations
 
@@ -24,17 +25,36 @@ from .. import __version__  # noqa: E402
 from ..errors import PresidentError  # noqa: E402
 
 INTERRUPTED = 130
+TERMINATED = 143  # 128 + SIGTERM, as a shell reports it
 
 
-def interrupted() -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
-    """The first Ctrl-C: say so on one line and leave with 130 at once (workers are ended by their owners)."""
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C would raise KeyboardInterrupt, so the same cleanups run."""
+
+
+_MAIN_PID = os.getpid()
+
+
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM in the command: unwind like Ctrl-C. In a forked worker, die as SIGTERM asks."""
+    if os.getpid() != _MAIN_PID:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return
+    raise Terminated()
+
+
+def interrupted(code: int = INTERRUPTED) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
+    """The first Ctrl-C (or SIGTERM): say so on one line and leave with 130 (143) at once
+    (workers are ended by their owners)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not interrupt the way out
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     try:
-        sys.stderr.write("\ninterrupted\n")
+        sys.stderr.write("\nterminated\n" if code == TERMINATED else "\ninterrupted\n")
         sys.stderr.flush()
     except OSError:
         pass
-    os._exit(INTERRUPTED)
+    os._exit(code)
 
 
 class Main(click.Group):
@@ -53,8 +73,12 @@ class Main(click.Group):
     def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
         if signal.getsignal(signal.SIGINT) is _interrupted_early:  # from now on Ctrl-C unwinds (cleanups run)
             signal.signal(signal.SIGINT, signal.default_int_handler)
+        if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:  # and so does SIGTERM
+            signal.signal(signal.SIGTERM, _terminate)
         try:
             return super().invoke(ctx)
+        except Terminated:
+            interrupted(TERMINATED)
         except KeyboardInterrupt:
             interrupted()
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort, SystemExit):

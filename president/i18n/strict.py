@@ -203,20 +203,24 @@ def _layout_problems(file: str, e: _Entry, plural: bool) -> list[Problem]:
     sources = [e.text("msgid")] + ([e.text("msgid_plural")] if plural else [])
     for k in [k for k in e.order if k.startswith("msg")]:
         text = e.text(k)
-        sized = _SIZED.search(text.replace("%%", ""))
+        sized = _SIZED.search(text.replace("%%", "\0\0"))
         if sized:
-            out.append(Problem(file, e.lines[k], "", f"{k}: the format directive {sized.group(0)}… has a width or "
-                               "precision", "write the placeholder as the msgid does, e.g. %(name)s"))
+            whole = _PY_FORMAT.match(text, sized.start())
+            out.append(Problem(file, e.lines[k], "", f"{k}: the format directive "
+                               f"{(whole.group(0) if whole else sized.group(0))[:40]!r} has a width or precision",
+                               "write the placeholder as the msgid does, e.g. %(name)s"))
         if not k.startswith("msgstr") or not text:
             continue
+        broken = False
         for brk in _BREAKS:
             if all(text.count(brk) != src.count(brk) for src in sources):
+                broken = True
                 out.append(Problem(file, e.lines[k], "", f"{k} has {text.count(brk)} line break(s) {brk}, the msgid "
                                    f"{sources[0].count(brk)}", "a translation keeps the msgid's line breaks; write it "
                                    "on one line (a break would add a step or a heading where it is rendered)"))
                 break
-        if text.startswith("\\n") != sources[0].startswith("\\n") or \
-                text.endswith("\\n") != sources[0].endswith("\\n"):
+        if not broken and (text.startswith("\\n") != sources[0].startswith("\\n")
+                           or text.endswith("\\n") != sources[0].endswith("\\n")):
             out.append(Problem(file, e.lines[k], "", f"{k} and msgid do not both begin and end alike with \\n", HINT))
     return out
 

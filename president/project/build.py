@@ -135,8 +135,10 @@ def write_atomic(path: Path, data: bytes) -> bool:
 
 
 def _unchanged(path: Path, data: bytes) -> bool:
+    """The regular file at `path` holds `data` already (a device or a FIFO is never read)."""
+    from ..resources import read_regular
     try:
-        return path.read_bytes() == data
+        return read_regular(path, len(data)) == data
     except OSError:
         return False
 

@@ -48,6 +48,11 @@ class CheckContext:
 
     def rel(self, path: Path | str) -> str:
         p = Path(path)
+        for base in (self.project.root, self.project.root.resolve()):
+            try:
+                return p.relative_to(base).as_posix()
+            except ValueError:
+                pass
         try:
             return p.resolve().relative_to(self.project.root.resolve()).as_posix()
         except ValueError:
