@@ -125,10 +125,11 @@ def replace_all(files: dict[Path, bytes], through: bool = False) -> None:
                 continue
             real = Path(os.path.realpath(path)) if path.is_symlink() else path
             _stage(real, data, staged)
-        for tmp, path in staged:
-            current = path
-            os.replace(tmp, path)
-        staged.clear()
+        with _signals_held():  # the renames are quick: all of them, or (on an error) the rest unstaged
+            for tmp, path in staged:
+                current = path
+                os.replace(tmp, path)
+            staged.clear()
         for path, data in special:
             current = path
             _write_through(path, data)
