@@ -98,7 +98,8 @@ class Option:
     def value_clause(self, value: Any) -> str | None:
         """The clause stating what `value` means, or None if the spec does not define it."""
         if self.clause is not None:
-            return self.clause if _is_int(value) and value >= (self.min or 0) else None
+            top = self.max if self.max is not None else MAX_OPTION_INT
+            return self.clause if _is_int(value) and (self.min or 0) <= value <= top else None
         for v in self.values:
             if _value_matches(v.value, value):
                 return v.clause
@@ -116,6 +117,14 @@ def _value_matches(listed: Any, value: Any) -> bool:
     if listed == HOLDER_PATTERN:
         return isinstance(value, str) and value.startswith("holder:")
     return type(listed) is type(value) and listed == value
+
+
+#: The largest value of an int option without its own max (`deals`: a game of at most 1,000 deals).
+MAX_OPTION_INT = 1000
+#: `legal` never lists more actions than this (docs/protocol.md): a spec whose exchange could ask
+#: for more (C(largest hand, cards)) is refused. Plays are far below it: 1,003 at most for a hand
+#: of all 54 cards with every house rule on.
+MAX_LEGAL_ACTIONS = 10_000
 
 
 def _is_int(v: Any) -> bool:
@@ -452,6 +461,13 @@ def _semantic_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], 
     if comb["min_cards"] > comb["max_cards"]:
         yield ("combinations",), "min_cards is greater than max_cards", "swap them"
     yield from _option_problems(data)
+    yield from _exchange_problems(data)
+    places: dict[int, int] = {}
+    for i, t in enumerate(data["titles"]):
+        if t["place"] in places:
+            yield (("titles", i, "place"), f"place {t['place']} already has a title (titles[{places[t['place']]}])",
+                   "give each place one title")
+        places.setdefault(t["place"], i)
     if data["revolution"]["cards"] > len(data["deck"]["suits"]):
         yield ("revolution", "cards"), "more cards than there are suits", "use at most one per suit"
     sections = {s["id"] for s in data["sections"]}
@@ -500,6 +516,32 @@ def _semantic_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], 
 _OPTION_TYPES = {"bool": bool, "int": int, "choice": str}
 
 
+def _largest_deck(data: dict[str, Any]) -> int:
+    """Cards in play at most: the natural deck and every joker the option jokers may add."""
+    jokers = data["options"].get("jokers", {})
+    values = [v["value"] for v in jokers.get("values", [])] + [jokers.get("default"), jokers.get("max")]
+    most = max([v for v in values if _is_int(v)] + [0])
+    return len(data["deck"]["ranks"]) * len(data["deck"]["suits"]) + min(most, len(JOKER_CODES))
+
+
+def _exchange_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str, str]]:
+    """The receiver of an exchange chooses `cards` of its hand: C(hand, cards) legal actions, where
+    the hand is at most an even share of the largest deck plus every card the exchanges give."""
+    import math
+    deck = _largest_deck(data)
+    players = data["players"]
+    for n in range(players["min"], players["max"] + 1):
+        rules = [(i, r) for i, r in enumerate(data["exchange"]) if n >= r["min_players"]]
+        hand = -(-deck // n) + sum(r["cards"] for _, r in rules)
+        for i, r in rules:
+            count = math.comb(hand, r["cards"])
+            if count > MAX_LEGAL_ACTIONS:
+                yield (("exchange", i, "cards"), f"{r['cards']} cards to give back from a hand of up to {hand} "
+                       f"({n} players) is {count:,} choices, over the {MAX_LEGAL_ACTIONS:,} legal actions an engine "
+                       "must list", "give fewer cards")
+                return
+
+
 def _option_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str, str]]:
     for name, opt in data["options"].items():
         want = _OPTION_TYPES[opt["type"]]
@@ -514,8 +556,15 @@ def _option_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], st
                     "give the default value a clause under values"
             if len(set(map(repr, vals))) != len(vals):
                 yield ("options", name, "values"), "a value is listed twice", "list each value once"
-        elif _is_int(opt["default"]) and opt["default"] < opt.get("min", 0):
-            yield ("options", name, "default"), "default below min", "raise the default or lower min"
+        elif _is_int(opt["default"]):
+            low, high = opt.get("min", 0), opt.get("max", MAX_OPTION_INT)
+            if name == "deals" and low < 1:
+                yield ("options", name, "min"), f"min {low}: a game has at least 1 deal", "write min: 1"
+            if low > high:
+                yield ("options", name, "min"), f"min {low} is greater than max {high}", "swap them"
+            elif not max(low, 1 if name == "deals" else 0) <= opt["default"] <= high:
+                yield (("options", name, "default"), f"default {opt['default']} is outside {max(low, 1 if name == 'deals' else 0)}..{high}",
+                       "choose a default inside the option's range")
 
 
 def _option_clause_refs(name: str, opt: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str]]:

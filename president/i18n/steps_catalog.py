@@ -201,11 +201,14 @@ class StepLanguage:
     lang: str
     messages: dict[Key, Any] = field(default_factory=dict)
     source: str = ""
+    #: every message the catalog lists, translated or not
+    listed: frozenset[Key] = frozenset()
 
     def __post_init__(self) -> None:
         self.rtl = self.lang in RTL_LANGS
         self._regexes: dict[str, re.Pattern[str]] = {}
-        #: messages looked up and not found in a translated language (a build refuses on any)
+        #: messages the catalog lists without a usable translation, looked up (a build refuses on any;
+    #: a message the catalog lacks, e.g. the clause title of a spec variant, falls back to English)
         self.missed: dict[Key, None] = {}
 
     # lookups
@@ -213,7 +216,7 @@ class StepLanguage:
         found = self.messages.get((context, msgid))
         if isinstance(found, str) and found:
             return found
-        if self.lang != SOURCE_LANG:
+        if (context, msgid) in self.listed:  # untranslated or fuzzy: never shipped in English
             self.missed[(context, msgid)] = None
         return msgid
 
@@ -351,7 +354,9 @@ def strip_bidi(text: str) -> str:
 
 @lru_cache(maxsize=32)
 def _cached_language(lang: str, path: str, mtime: float) -> StepLanguage:
-    return StepLanguage(lang, translations_of(load_catalog(Path(path), lang)), path)
+    catalog = load_catalog(Path(path), lang)
+    listed = frozenset((m.context, m.id[0] if isinstance(m.id, (list, tuple)) else m.id) for m in catalog if m.id)
+    return StepLanguage(lang, translations_of(catalog), path, listed)
 
 
 def step_language(root: Path | None, lang: str) -> StepLanguage:
