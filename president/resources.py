@@ -98,7 +98,7 @@ def read_regular(path: Path, limit: int) -> bytes:
             chunks.append(chunk)
             size += len(chunk)
             if size > limit:
-                raise SpecialFile(0, f"larger than the limit of {limit:,} bytes", str(path))
+                raise SpecialFile(0, f"over the limit of {limit:,} bytes", str(path))
         return b"".join(chunks)
     finally:
         os.close(fd)

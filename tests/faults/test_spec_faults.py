@@ -203,4 +203,4 @@ def test_a_huge_spec_is_refused_while_reading(tmp_path):
     with spec.open("wb") as fh:
         fh.truncate(3_000_000_000)  # sparse: 3 GB that would take long to read in full
     result = president(ROOT, "engine", "--spec", str(spec), timeout=120)
-    assert result.returncode == 1 and "larger than the limit of 2,000,000 bytes" in result.stderr
+    assert result.returncode == 1 and "over the limit of 2,000,000 bytes" in result.stderr
