@@ -69,7 +69,7 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
             results = []
             for sc in chosen:
                 progress("scenarios", len(results), len(chosen))
-                results.append(run_scenario(client, sc, options, validate))
+                results.append(run_scenario(client, sc, options, validate, spec))
         else:  # the scenarios as read back from features/<lang>/ (president.conform.localized)
             from ..conform.localized import run_localized
             from ..conform.runner import is_ai_result
