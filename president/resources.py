@@ -38,3 +38,67 @@ def default_spec_path(root: Path | None = None) -> Path:
 
 def schema_path() -> Path:
     return packaged_root() / "spec" / "schema.json"
+
+
+# --- staying inside the project --------------------------------------------------------------
+
+def escape_of(path: Path, root: Path) -> tuple[Path, Path] | None:
+    """Where `path` leaves `root` through a symlink: (the first link on the way out, where it
+    leads), or None if `path` resolves inside `root`. `path` need not exist yet."""
+    path, root = Path(path), Path(root)
+    real_root = root.resolve()
+    if path.resolve().is_relative_to(real_root):
+        return None
+    try:
+        parts = path.relative_to(root).parts
+    except ValueError:
+        return path, path.resolve()
+    current = root
+    for part in parts:
+        current = current / part
+        if current.is_symlink() and not current.resolve().is_relative_to(real_root):
+            return current, current.resolve()
+    return path, path.resolve()
+
+
+def inside(path: Path, root: Path) -> bool:
+    return escape_of(path, root) is None
+
+
+class SpecialFile(OSError):
+    """A file that must be a regular file is not one (a device, a FIFO, a folder...), or is too large."""
+
+
+def file_kind(mode: int) -> str:
+    import stat
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file, at most `limit` of them: a device, a FIFO or a socket is refused
+    at once (opened without blocking, never read), a longer file as soon as `limit` is passed.
+    Raises FileNotFoundError, PermissionError... or SpecialFile (an OSError) with a plain reason."""
+    import os
+    import stat
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise SpecialFile(0, f"{file_kind(st.st_mode)}, not a regular file", str(path))
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                raise SpecialFile(0, f"over the limit of {limit:,} bytes", str(path))
+        return b"".join(chunks)
+    finally:
+        os.close(fd)

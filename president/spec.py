@@ -98,7 +98,8 @@ class Option:
     def value_clause(self, value: Any) -> str | None:
         """The clause stating what `value` means, or None if the spec does not define it."""
         if self.clause is not None:
-            return self.clause if _is_int(value) and value >= (self.min or 0) else None
+            top = self.max if self.max is not None else MAX_OPTION_INT
+            return self.clause if _is_int(value) and (self.min or 0) <= value <= top else None
         for v in self.values:
             if _value_matches(v.value, value):
                 return v.clause
@@ -116,6 +117,14 @@ def _value_matches(listed: Any, value: Any) -> bool:
     if listed == HOLDER_PATTERN:
         return isinstance(value, str) and value.startswith("holder:")
     return type(listed) is type(value) and listed == value
+
+
+#: The largest value of an int option without its own max (`deals`: a game of at most 1,000 deals).
+MAX_OPTION_INT = 1000
+#: `legal` never lists more actions than this (docs/protocol.md): a spec whose exchange could ask
+#: for more (C(largest hand, cards)) is refused. Plays are far below it: 1,003 at most for a hand
+#: of all 54 cards with every house rule on.
+MAX_LEGAL_ACTIONS = 10_000
 
 
 def _is_int(v: Any) -> bool:
@@ -378,6 +387,28 @@ def _expanded_size(node: yaml.Node, limit: int) -> int:
     return memo[id(node)]
 
 
+def _duplicate_keys(node: yaml.Node) -> Iterator[tuple[str, int, int]]:
+    """(key, first line, second line) for every key given twice in one mapping."""
+    stack, seen_nodes = [node], set()
+    while stack:
+        n = stack.pop()
+        if id(n) in seen_nodes:
+            continue
+        seen_nodes.add(id(n))
+        if isinstance(n, yaml.MappingNode):
+            seen: dict[str, int] = {}
+            for key, value in n.value:
+                if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
+                    line = key.start_mark.line + 1
+                    if key.value in seen:
+                        yield key.value, seen[key.value], line
+                    else:
+                        seen[key.value] = line
+                stack.extend((key, value))
+        elif isinstance(n, yaml.SequenceNode):
+            stack.extend(n.value)
+
+
 def _load_yaml(text: str, file: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
     if len(text) > MAX_SPEC_BYTES:
         raise SpecError([Problem(file, None, "", f"the spec is {len(text):,} characters long, over the limit of "
@@ -386,6 +417,11 @@ def _load_yaml(text: str, file: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
     try:
         # Parse once: compose the node tree (it carries line numbers), then construct from it.
         node = loader.get_single_node()
+        duplicates = list(_duplicate_keys(node)) if node is not None else []
+        if duplicates:
+            raise SpecError([Problem(file, second, "", f"duplicate key {key!r} (first on line {first})",
+                                     "keep one of the two; YAML would silently keep the last")
+                             for key, first, second in duplicates])
         if node is not None and _expanded_size(node, MAX_SPEC_NODES) > MAX_SPEC_NODES:
             raise SpecError([Problem(file, None, "", f"the YAML expands to more than {MAX_SPEC_NODES:,} values "
                                      "through its aliases (*name)", "write the values out; a spec needs no "
@@ -428,6 +464,13 @@ def _semantic_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], 
     if comb["min_cards"] > comb["max_cards"]:
         yield ("combinations",), "min_cards is greater than max_cards", "swap them"
     yield from _option_problems(data)
+    yield from _exchange_problems(data)
+    places: dict[int, int] = {}
+    for i, t in enumerate(data["titles"]):
+        if t["place"] in places:
+            yield (("titles", i, "place"), f"place {t['place']} already has a title (titles[{places[t['place']]}])",
+                   "give each place one title")
+        places.setdefault(t["place"], i)
     if data["revolution"]["cards"] > len(data["deck"]["suits"]):
         yield ("revolution", "cards"), "more cards than there are suits", "use at most one per suit"
     sections = {s["id"] for s in data["sections"]}
@@ -480,6 +523,32 @@ def _semantic_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], 
 _OPTION_TYPES = {"bool": bool, "int": int, "choice": str}
 
 
+def _largest_deck(data: dict[str, Any]) -> int:
+    """Cards in play at most: the natural deck and every joker the option jokers may add."""
+    jokers = data["options"].get("jokers", {})
+    values = [v["value"] for v in jokers.get("values", [])] + [jokers.get("default"), jokers.get("max")]
+    most = max([v for v in values if _is_int(v)] + [0])
+    return len(data["deck"]["ranks"]) * len(data["deck"]["suits"]) + min(most, len(JOKER_CODES))
+
+
+def _exchange_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str, str]]:
+    """The receiver of an exchange chooses `cards` of its hand: C(hand, cards) legal actions, where
+    the hand is at most an even share of the largest deck plus every card the exchanges give."""
+    import math
+    deck = _largest_deck(data)
+    players = data["players"]
+    for n in range(players["min"], players["max"] + 1):
+        rules = [(i, r) for i, r in enumerate(data["exchange"]) if n >= r["min_players"]]
+        hand = -(-deck // n) + sum(r["cards"] for _, r in rules)
+        for i, r in rules:
+            count = math.comb(hand, r["cards"])
+            if count > MAX_LEGAL_ACTIONS:
+                yield (("exchange", i, "cards"), f"{r['cards']} cards to give back from a hand of up to {hand} "
+                       f"({n} players) is {count:,} choices, over the {MAX_LEGAL_ACTIONS:,} legal actions an engine "
+                       "must list", "give fewer cards")
+                return
+
+
 def _option_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str, str]]:
     for name, opt in data["options"].items():
         want = _OPTION_TYPES[opt["type"]]
@@ -494,8 +563,15 @@ def _option_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], st
                     "give the default value a clause under values"
             if len(set(map(repr, vals))) != len(vals):
                 yield ("options", name, "values"), "a value is listed twice", "list each value once"
-        elif _is_int(opt["default"]) and opt["default"] < opt.get("min", 0):
-            yield ("options", name, "default"), "default below min", "raise the default or lower min"
+        elif _is_int(opt["default"]):
+            low, high = opt.get("min", 0), opt.get("max", MAX_OPTION_INT)
+            if name == "deals" and low < 1:
+                yield ("options", name, "min"), f"min {low}: a game has at least 1 deal", "write min: 1"
+            if low > high:
+                yield ("options", name, "min"), f"min {low} is greater than max {high}", "swap them"
+            elif not max(low, 1 if name == "deals" else 0) <= opt["default"] <= high:
+                yield (("options", name, "default"), f"default {opt['default']} is outside {max(low, 1 if name == 'deals' else 0)}..{high}",
+                       "choose a default inside the option's range")
 
 
 def _option_clause_refs(name: str, opt: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str]]:
@@ -599,15 +675,31 @@ def parse_spec(text: str, file: str = "<spec>") -> Spec:
     )
 
 
+def read_spec_bytes(path: str | Path) -> bytes:
+    """The bytes of a spec file: a regular file, read with MAX_SPEC_BYTES applied while reading
+    (a device such as /dev/zero or a FIFO is refused at once, never read). SpecError otherwise."""
+    from .resources import read_regular
+    try:
+        return read_regular(Path(path), MAX_SPEC_BYTES)
+    except OSError as exc:
+        raise SpecError([Problem(str(path), None, "", f"cannot read the spec: {exc.strerror or exc}",
+                                 "give --spec a regular YAML file (a spec is about 40 KB)")]) from None
+
+
+def decode_spec(data: bytes, file: str) -> str:
+    """UTF-8 text of a spec; SpecError naming the file, line and byte offset otherwise."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise SpecError([Problem(file, line, "", f"not valid UTF-8: byte 0x{data[exc.start]:02x} at byte offset "
+                                 f"{exc.start}", "save the spec as UTF-8")]) from None
+
+
 def load_spec(path: str | Path | None = None) -> Spec:
     """Load a spec file (default: the project's or the packaged spec/president.yaml)."""
     p = Path(path) if path is not None else default_spec_path()
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecError([Problem(str(p), None, "", f"cannot read the spec: {exc.strerror}",
-                                 "check the path given to --spec")]) from None
-    return parse_spec(text, str(p))
+    return parse_spec(decode_spec(read_spec_bytes(p), str(p)), str(p))
 
 
 @lru_cache(maxsize=4)

@@ -125,5 +125,12 @@ def plot(stats: Sequence[LevelStats], path: Path, title: str) -> None:
         a.grid(alpha=0.3)
         a.legend(loc="upper right", fontsize="small")
     fig.tight_layout()
-    fig.savefig(path, format=path.suffix.lstrip(".").lower() or "png")
+    import io
+    from ..atomic import StagingError, replace_all
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=path.suffix.lstrip(".").lower() or "png")
     plt.close(fig)
+    try:  # whole or not at all; a device or a FIFO is written through, never replaced
+        replace_all({Path(path): buffer.getvalue()}, through=True)
+    except StagingError as exc:
+        raise exc.error from None

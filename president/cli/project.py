@@ -47,10 +47,15 @@ def build(spec: Path | None, out: Path | None, root: Path | None, pseudo: bool =
          f"in {result.seconds:.2f}s (sheets in {project.rules_dir}, features in {project.features_dir})")
     if pseudo:
         from ..i18n.render import render_pseudo
-        from ..project.build import read_spec, write_atomic
-        folder = (out.resolve() if out else project.root) / "pseudo"
-        for name, text in render_pseudo(read_spec(project.spec_path), isolation=not no_isolation).items():
-            write_atomic(folder / name, text.encode("utf-8"))
+        from ..i18n.catalogs import confined
+        from ..project.build import read_spec, write_files
+        base = out.resolve() if out else project.root
+        folder = base / "pseudo"
+        try:
+            write_files({confined(folder / name, base): text.encode("utf-8") for name, text in
+                         render_pseudo(read_spec(project.spec_path), isolation=not no_isolation).items()})
+        except PresidentError as exc:
+            _fail(_problems_of(exc), "pseudo-locales refused, not written")
         _say(f"pseudo-locales en-XA, ar-XB written to {folder}")
     if pdf:
         _build_pdfs(project, out)

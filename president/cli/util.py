@@ -44,9 +44,10 @@ def check_output(path: Path | None, option: str) -> None:
 
 
 def write_output(path: Path, text: str, option: str) -> None:
-    """Write a report file whole (`president.atomic.replace_all`): never a partial file."""
+    """Write a report file whole (`president.atomic.replace_all`): never a partial file. A device,
+    a FIFO or /dev/stdout is written through, never replaced; a regular file keeps its mode."""
     try:
-        replace_all({Path(path): text.encode("utf-8")})
+        replace_all({Path(path): text.encode("utf-8")}, through=True)
     except StagingError as exc:
         raise PresidentError(f"cannot write {option} {path}: {exc.error.strerror or exc.error} "
                              "(choose a writable place)") from None

@@ -17,6 +17,7 @@ import random
 from dataclasses import dataclass
 from enum import IntEnum
 from itertools import combinations
+from math import comb
 from typing import Any, Final, Sequence, TypeAlias
 
 from . import plays as P
@@ -24,7 +25,7 @@ from .cards import (CARD_NAMES, DECK_SIZE, NUM_RANKS, RANK_MASKS, RANK_SYMBOLS, 
                     card_list, iter_cards, parse_cards)
 from ..errors import IllegalAction
 from .ruleset import Config, Ruleset
-from ..spec import place_index
+from ..spec import MAX_LEGAL_ACTIONS, place_index
 
 Action: TypeAlias = int
 PASS: Final[Action] = 0
@@ -256,6 +257,10 @@ class GameState:
         if self.phase == Phase.EXCHANGE:
             chooser, _, k, _ = self.pending[0]
             cards = list(iter_cards(self.hands[chooser]))
+            if comb(len(cards), k) > MAX_LEGAL_ACTIONS:  # never for a spec that loads; a position may ask
+                raise IllegalAction("too_many_actions", "exchange.order",
+                                    f"choosing {k} of {len(cards)} cards is {comb(len(cards), k):,} actions, more "
+                                    f"than the {MAX_LEGAL_ACTIONS:,} `legal` ever lists")
             return [sum(1 << c for c in combo) for combo in combinations(cards, k)]
         if self.phase != Phase.PLAY:
             return []

@@ -50,12 +50,41 @@ class BuildError(PresidentError):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
+#: A catalog larger than this is refused while it is read (the largest is about 150 KB).
+MAX_CATALOG_BYTES = 4_000_000
+
+
+def confined(path: Path, root: Path) -> Path:
+    """`path` if it resolves inside the project `root`; BuildError naming the symlink that leads
+    out of it otherwise (nothing outside the project is read or written)."""
+    from ..resources import escape_of
+    out = escape_of(path, root)
+    if out is not None:
+        link, target = out
+        raise BuildError([outside_problem(link, target)])
+    return path
+
+
+def outside_problem(link: Path, target: Path) -> Problem:
+    return Problem(str(link), None, "", f"leads out of the project (a symlink to {target}); refused, "
+                   "nothing read or written there", "replace the symlink with the file or folder itself")
+
+
 def po_path(root: Path, lang: str, domain: str = DOMAIN) -> Path:
-    return root / "locales" / lang / "LC_MESSAGES" / f"{domain}.po"
+    """locales/<lang>/LC_MESSAGES/<domain>.po; BuildError if it leads out of the project."""
+    return confined(root / "locales" / lang / "LC_MESSAGES" / f"{domain}.po", root)
 
 
 def pot_path(root: Path, domain: str = DOMAIN) -> Path:
-    return root / "locales" / f"{domain}.pot"
+    """locales/<domain>.pot; BuildError if it leads out of the project."""
+    return confined(root / "locales" / f"{domain}.pot", root)
+
+
+def read_catalog_bytes(path: Path) -> bytes:
+    """A catalog's bytes: a regular file within MAX_CATALOG_BYTES (a FIFO or a device is refused
+    without being read). OSError otherwise (FileNotFoundError if there is none)."""
+    from ..resources import read_regular
+    return read_regular(path, MAX_CATALOG_BYTES)
 
 
 def parse_plural_forms(header: str) -> tuple[int, str]:
@@ -78,18 +107,22 @@ def load_catalog(path: Path, lang: str, formats: bool = True) -> Catalog:
     `formats=False` leaves placeholder mismatches to the caller (`president check` lists them
     in more detail).
     """
+    import io
     from .strict import po_problems
     try:
-        problems = po_problems(path, formats=formats)
+        data = read_catalog_bytes(path)
+        problems = po_problems(path, data, formats=formats)
         if problems:
             raise BuildError(problems)
-        with path.open("rb") as fh:
-            return read_po(fh, locale=lang, abort_invalid=True)
+        return read_po(io.BytesIO(data), locale=lang, abort_invalid=True)
     except BuildError:
         raise
     except FileNotFoundError:
         raise BuildError([Problem(str(path), None, "", f"no catalog for {lang!r}",
                                   "run `president i18n update` to create it")]) from None
+    except OSError as exc:
+        raise BuildError([Problem(str(path), None, "", f"cannot read the catalog: {exc.strerror or exc}",
+                                  "make it a regular, readable .po file")]) from None
     except Exception as exc:  # babel raises PoFileError or ValueError with a line number inside
         line = getattr(exc, "lineno", None)
         raise BuildError([Problem(str(path), line, "", f"cannot parse the catalog: {exc}",
@@ -99,8 +132,8 @@ def load_catalog(path: Path, lang: str, formats: bool = True) -> Catalog:
 def raw_header(path: Path) -> dict[str, str]:
     """The header entry (msgid "") exactly as written in the file: Babel would fill in defaults."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
+        text = read_catalog_bytes(path).decode("utf-8")
+    except (OSError, UnicodeDecodeError):
         return {}
     m = re.search(r'^msgid ""\nmsgstr ((?:".*"\n?)+)', text, re.M)
     if not m:
@@ -211,10 +244,19 @@ def strip_isolates(text: str) -> str:
     return ISOLATES.sub("", text)
 
 
+#: A %-directive with a field width or a precision (`%(name)999999999s`): never in a message.
+SIZED_DIRECTIVE = re.compile(r"%(?:\([^)]*\))?[#0 +-]*(?:\*|\d|\.)")
+
+
 def _fill(text: str, values: dict[str, Any]) -> str:
-    """%-format `text`; int values filling a `%(name)s` placeholder are isolated (numbers)."""
+    """%-format `text`; int values filling a `%(name)s` placeholder are isolated (numbers).
+    A width or precision is refused (the strict reading of the catalogs reports it with its line)."""
     if not values:
         return text
+    sized = SIZED_DIRECTIVE.search(text.replace("%%", ""))
+    if sized:
+        raise BuildError([Problem("<translation>", None, "", f"{sized.group(0)!r}: a width or precision in "
+                                  f"the message {text[:60]!r}", "write the placeholder without them, e.g. %(name)s")])
     filled = {k: isolate(v) if isinstance(v, int) and not isinstance(v, bool) and f"%({k})s" in text else v
               for k, v in values.items()}
     return text % filled

@@ -19,7 +19,7 @@ from typing import Any, BinaryIO, Iterator
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract as babel_extract
 
-from ..spec import Spec, parse_spec
+from ..spec import Spec, decode_spec, parse_spec, read_spec_bytes
 from .catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, SOURCE_LANG, Key, Translator, load_catalog, message_key,
                        po_path, pot_path)
 from .pofile import REVISION_DATE, po_bytes  # noqa: F401 (REVISION_DATE: re-exported)
@@ -139,7 +139,7 @@ def extract_template(root: Path, spec_path: Path, spec: Spec | None = None) -> C
             for lineno, msg, comments, context in babel_extract("jinja2.ext:babel_extract", fh,
                                                                 options=TEMPLATE_OPTIONS):
                 cat.add(msg, locations=[(rel(path, (pkg_root,)), lineno)], auto_comments=comments, context=context)
-    text = spec_path.read_text(encoding="utf-8")
+    text = decode_spec(read_spec_bytes(spec_path), str(spec_path))
     spec = spec or parse_spec(text, str(spec_path))
     for lineno, context, msgid, comments in spec_messages(spec, text):
         # a spec outside the project (--spec elsewhere) is referenced where the project keeps its own

@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import Problem
 from ..spec import Spec
-from .catalogs import CATALOG_LANGS, SOURCE_LANG, translator_for
+from .catalogs import CATALOG_LANGS, SOURCE_LANG, BuildError, translator_for
+from .render import missing_problems
 from .steps_catalog import (FEATURE_MESSAGES, GHERKIN_CODES, KIND_OF_KEYWORD_TYPE, StepLanguage, StepSyntaxError,
                             gherkin_keywords, step_language)
 
@@ -62,14 +64,21 @@ def generate_translated_feature(spec: Spec, section_id: str, lang: str, steps: S
 
 def translated_features(spec: Spec, root: Path, langs: tuple[str, ...] = CATALOG_LANGS) -> dict[str, str]:
     """{"features/<lang>/<section>.feature": text} for every translated language."""
-    files = {}
+    files, problems = {}, []
     for lang in langs:
         steps = step_language(root, lang)
         rules_tr = translator_for(root, lang)
+        steps.missed.clear()
         for section in spec.sections:
             text = generate_translated_feature(spec, section.id, lang, steps, rules_tr)
             if text is not None:
                 files[f"features/{lang}/{section.id}.feature"] = text
+        problems += [Problem(steps.source, None, "", f"{lang}: no translation for {msgid!r} (msgctxt {context!r})",
+                             "add it to the steps catalog: `president i18n update`, then translate it")
+                     for context, msgid in steps.missed]
+        problems += missing_problems([rules_tr])
+    if problems:
+        raise BuildError(problems)
     return files
 
 

@@ -25,6 +25,8 @@ from .catalogs import LANGS, LRI, PDI, BuildError, Translator, isolate, strip_is
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
 CONTENT_TEMPLATE = "sheet.j2"
 FORMATS: tuple[str, ...] = ("txt", "md", "html")
+#: A rendered sheet larger than this is refused (the largest is about 10 KB).
+MAX_SHEET_BYTES = 1_000_000
 JINJA_EXTENSIONS = ("jinja2.ext.i18n", "jinja2.ext.do")
 
 #: English number words: the msgids of counted phrases use them, chosen from spec values.
@@ -306,7 +308,13 @@ def render_all(spec: Spec, root: Path, langs: tuple[str, ...] = LANGS) -> dict[s
         raise BuildError(problems)
     for lang, sheet in sheets.items():
         for fmt in FORMATS:
-            out[f"rules/{lang}.{fmt}"] = layout(sheet, spec, lang, fmt)
+            out[f"rules/{lang}.{fmt}"] = text = layout(sheet, spec, lang, fmt)
+            if len(text) > MAX_SHEET_BYTES // 4 and len(text.encode("utf-8")) > MAX_SHEET_BYTES:
+                problems.append(Problem(f"rules/{lang}.{fmt}", None, "", f"the sheet would be "
+                                        f"{len(text.encode('utf-8')):,} bytes, over the limit of {MAX_SHEET_BYTES:,}",
+                                        f"look for a runaway message in the {lang} catalog"))
+    if problems:
+        raise BuildError(problems)
     return out
 
 

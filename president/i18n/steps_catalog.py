@@ -80,9 +80,11 @@ Location = tuple[str, int]
 
 def _source_lines(path: Path, rel: str) -> Callable[[str], list[Location]]:
     """A finder: the (file, line) where a text first appears in `path` (none if absent)."""
+    from ..resources import read_regular
+    from ..spec import MAX_SPEC_BYTES
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
+        text = read_regular(path, MAX_SPEC_BYTES).decode("utf-8")
+    except (OSError, UnicodeDecodeError):
         text = ""
 
     def find(needle: str) -> list[Location]:
@@ -231,15 +233,24 @@ class StepLanguage:
     lang: str
     messages: dict[Key, Any] = field(default_factory=dict)
     source: str = ""
+    #: every message the catalog lists, translated or not
+    listed: frozenset[Key] = frozenset()
 
     def __post_init__(self) -> None:
         self.rtl = self.lang in RTL_LANGS
         self._regexes: dict[str, re.Pattern[str]] = {}
+        #: messages the catalog lists without a usable translation, looked up (a build refuses on any;
+    #: a message the catalog lacks, e.g. the clause title of a spec variant, falls back to English)
+        self.missed: dict[Key, None] = {}
 
     # lookups
     def text(self, context: str, msgid: str) -> str:
         found = self.messages.get((context, msgid))
-        return found if isinstance(found, str) and found else msgid
+        if isinstance(found, str) and found:
+            return found
+        if (context, msgid) in self.listed:  # untranslated or fuzzy: never shipped in English
+            self.missed[(context, msgid)] = None
+        return msgid
 
     def phrase(self, key: str) -> str:
         return self.text(key, TEMPLATES[key].text)
@@ -375,7 +386,9 @@ def strip_bidi(text: str) -> str:
 
 @lru_cache(maxsize=32)
 def _cached_language(lang: str, path: str, mtime: float) -> StepLanguage:
-    return StepLanguage(lang, translations_of(load_catalog(Path(path), lang)), path)
+    catalog = load_catalog(Path(path), lang)
+    listed = frozenset((m.context, m.id[0] if isinstance(m.id, (list, tuple)) else m.id) for m in catalog if m.id)
+    return StepLanguage(lang, translations_of(catalog), path, listed)
 
 
 def step_language(root: Path | None, lang: str) -> StepLanguage:

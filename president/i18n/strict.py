@@ -36,6 +36,7 @@ class _Entry:
     fields: dict[str, list[str]] = field(default_factory=dict)  # keyword -> string pieces
     order: list[str] = field(default_factory=list)
     lines: dict[str, int] = field(default_factory=dict)
+    piece_lines: dict[str, list[int]] = field(default_factory=dict)  # keyword -> line of each piece
 
     def text(self, key: str) -> str:
         return "".join(self.fields.get(key, []))
@@ -110,6 +111,7 @@ def po_problems(path: Path | str, data: bytes | None = None, formats: bool = Tru
                 bad(lineno, why)
             else:
                 cur.fields[last].append(value)
+                cur.piece_lines.setdefault(last, []).append(lineno)
             continue
         m = _KEYWORD.match(line)
         if not m:
@@ -129,6 +131,7 @@ def po_problems(path: Path | str, data: bytes | None = None, formats: bool = Tru
         if key in cur.fields:
             bad(lineno, f"{key} given twice in one entry")
         cur.fields[key] = []
+        cur.piece_lines[key] = []
         cur.order.append(key)
         cur.lines[key] = lineno
         last = key
@@ -137,6 +140,7 @@ def po_problems(path: Path | str, data: bytes | None = None, formats: bool = Tru
             bad(lineno, f"{key}: {why}" if body else f"{key} is not followed by a string")
         else:
             cur.fields[key].append(value)
+            cur.piece_lines[key].append(lineno)
     problems += _entry_problems(file, entries, formats)
     return sorted(problems, key=lambda p: p.line or 0)
 
@@ -149,6 +153,7 @@ def _entry_problems(file: str, entries: list[_Entry], formats: bool = True) -> l
         if e.text("msgid") == "" and "msgctxt" not in e.fields:
             m = _NPLURALS.search(e.text("msgstr").replace("\\n", "\n"))
             nplurals = int(m.group(1)) if m else None
+            problems += _plural_forms_problems(file, e)
     for e in entries:
         keys = e.order
         if "msgid" not in e.fields:
@@ -178,7 +183,95 @@ def _entry_problems(file: str, entries: list[_Entry], formats: bool = True) -> l
             seen[key] = e.line
         if formats:
             problems += _format_problems(file, e, plural)
+        if e.text("msgid"):
+            problems += _layout_problems(file, e, plural)
     return problems
+
+
+#: A %-directive with a field width or a precision, named or not: `%(name)999999999s`, `%.9d`.
+_SIZED = re.compile(r"%(?:\([^)]*\))?[#0 +-]*(?:\*|\d|\.)")
+#: What a translation may not add to its message: a line break (a new Gherkin step, a Markdown
+#: heading or list in the sheets), a carriage return, a form feed or a vertical tab.
+_BREAKS = ("\\n", "\\r", "\\f", "\\v")
+
+
+def _layout_problems(file: str, e: _Entry, plural: bool) -> list[Problem]:
+    """Translations that would change the layout of what is rendered from them: a line break the
+    msgid does not have (the same count of each, as `msgfmt --check` compares the first and last),
+    and any width or precision in a format directive (`%(name)999999999s` writes a gigabyte)."""
+    out: list[Problem] = []
+    sources = [e.text("msgid")] + ([e.text("msgid_plural")] if plural else [])
+    for k in [k for k in e.order if k.startswith("msg")]:
+        text = e.text(k)
+        sized = _SIZED.search(text.replace("%%", "\0\0"))
+        if sized:
+            whole = _PY_FORMAT.match(text, sized.start())
+            out.append(Problem(file, e.lines[k], "", f"{k}: the format directive "
+                               f"{(whole.group(0) if whole else sized.group(0))[:40]!r} has a width or precision",
+                               "write the placeholder as the msgid does, e.g. %(name)s"))
+        if not k.startswith("msgstr") or not text:
+            continue
+        broken = False
+        for brk in _BREAKS:
+            if all(text.count(brk) != src.count(brk) for src in sources):
+                broken = True
+                out.append(Problem(file, e.lines[k], "", f"{k} has {text.count(brk)} line break(s) {brk}, the msgid "
+                                   f"{sources[0].count(brk)}", "a translation keeps the msgid's line breaks; write it "
+                                   "on one line (a break would add a step or a heading where it is rendered)"))
+                break
+        if not broken and (text.startswith("\\n") != sources[0].startswith("\\n")
+                           or text.endswith("\\n") != sources[0].endswith("\\n")):
+            out.append(Problem(file, e.lines[k], "", f"{k} and msgid do not both begin and end alike with \\n", HINT))
+    return out
+
+
+#: Plural-Forms are evaluated for n = 0 … PLURAL_CHECK_UPTO; longer expressions are refused.
+PLURAL_CHECK_UPTO = 1000
+MAX_PLURAL_EXPRESSION = 500
+MAX_NPLURALS = 6
+_PLURAL_FORMS = re.compile(r"Plural-Forms:\s*(.*?)(?:\\n|$)", re.I)
+
+
+def _plural_forms_problems(file: str, header: _Entry) -> list[Problem]:
+    """The header's Plural-Forms: well formed, and for every n in 0..PLURAL_CHECK_UPTO it picks
+    one of the nplurals forms (no division by zero, no form past the last)."""
+    pieces, lines = header.fields.get("msgstr", []), header.piece_lines.get("msgstr", [])
+    m = _PLURAL_FORMS.search("".join(pieces))
+    if not m:
+        return []
+    why = plural_forms_error(m.group(1).strip().replace('\\"', '"'))
+    if not why:
+        return []
+    line = next((ln for text, ln in zip(pieces, lines) if "plural-forms:" in text.lower()), header.line)
+    return [Problem(file, line, "", f"Plural-Forms {m.group(1).strip()!r}: {why}",
+                    "write the Plural-Forms of the language (`president i18n update` writes it)")]
+
+
+def plural_forms_error(value: str) -> str:
+    """What is wrong with a Plural-Forms value (`nplurals=N; plural=EXPR;`), or ''."""
+    import gettext
+    m = re.match(r"\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*(.+?);?\s*$", value)
+    if not m:
+        return "not of the form nplurals=N; plural=EXPR;"
+    nplurals, expr = int(m.group(1)), m.group(2)
+    if not 1 <= nplurals <= MAX_NPLURALS:
+        return f"nplurals={nplurals} is not between 1 and {MAX_NPLURALS}"
+    if len(expr) > MAX_PLURAL_EXPRESSION:
+        return f"the expression is longer than {MAX_PLURAL_EXPRESSION} characters"
+    try:
+        fn = gettext.c2py(expr)
+    except (ValueError, SyntaxError, RecursionError, MemoryError) as exc:
+        return f"the expression does not parse ({exc})"
+    for n in range(PLURAL_CHECK_UPTO + 1):
+        try:
+            idx = fn(n)
+        except ZeroDivisionError:
+            return f"divides by zero for n = {n}"
+        except (ValueError, TypeError, OverflowError, RecursionError, MemoryError) as exc:
+            return f"cannot be evaluated for n = {n} ({type(exc).__name__})"
+        if not 0 <= idx < nplurals:
+            return f"picks form {idx} for n = {n}, but nplurals={nplurals} (forms 0..{nplurals - 1})"
+    return ""
 
 
 def _format_problems(file: str, e: _Entry, plural: bool) -> list[Problem]:

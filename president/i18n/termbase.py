@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 
 from ..errors import Problem
-from .catalogs import BuildError
+from .catalogs import BuildError, confined, read_catalog_bytes
 
 TERMBASE = Path("locales") / "termbase.yaml"
 _PLACEHOLDERS = re.compile(r"%\(\w+\)[sd]|\{\w+(?::\w+)?\}")
@@ -89,12 +89,12 @@ def termbase_path(root: Path) -> Path:
 
 def load_termbase(root: Path) -> Termbase | None:
     """The project's termbase, None if it has none; BuildError quoting a malformed entry."""
-    path = termbase_path(root)
+    path = confined(termbase_path(root), root)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.safe_load(read_catalog_bytes(path).decode("utf-8"))
     except FileNotFoundError:
         return None
-    except (OSError, yaml.YAMLError) as exc:
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise BuildError([Problem(str(path), getattr(getattr(exc, "problem_mark", None), "line", None),
                                   "", f"cannot read the termbase: {exc}", "fix the YAML")]) from None
     names, terms = {}, {}

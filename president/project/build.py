@@ -18,8 +18,8 @@ import jinja2
 from ..atomic import StagingError, replace_all
 from ..errors import Problem
 from ..resources import project_root
-from ..spec import Spec, load_spec, parse_spec
-from ..i18n.catalogs import LANGS, BuildError
+from ..spec import Spec, decode_spec, parse_spec, read_spec_bytes
+from ..i18n.catalogs import LANGS, BuildError, confined
 from ..i18n.render import render_all
 
 Progress = Callable[[str], None]
@@ -42,19 +42,25 @@ class Project:
     rules_dir: Path
     features_dir: Path
 
+    #: the --out folder given, if any: sheets and features stay inside it instead of the root
+    out: Path | None = None
+
     @classmethod
     def resolve(cls, root: Path | None = None, spec: Path | None = None, out: Path | None = None) -> "Project":
+        """The project at `root`; BuildError if its spec (unless given with --spec), rules/ or
+        features/ lead out of it through a symlink."""
         base = project_root(root)
-        spec_path = Path(spec).resolve() if spec else base / "spec" / "president.yaml"
+        spec_path = Path(spec).absolute() if spec else confined(base / "spec" / "president.yaml", base)
         if out is not None:
             out = Path(out).resolve()
-            return cls(base, spec_path, out, out / "features")
-        return cls(base, spec_path, base / "rules", base / "features")
+            return cls(base, spec_path, out, confined(out / "features", out), out)
+        return cls(base, spec_path, confined(base / "rules", base), confined(base / "features", base))
 
     def target(self, rel: str) -> Path:
-        """The file a generated path ("rules/ru.txt", "features/x.feature") is written to."""
+        """The file a generated path ("rules/ru.txt", "features/x.feature") is written to;
+        BuildError if it would lead out of the project (or of --out) through a symlink."""
         folder, _, rest = rel.partition("/")
-        return (self.rules_dir if folder == "rules" else self.features_dir) / rest
+        return confined((self.rules_dir if folder == "rules" else self.features_dir) / rest, self.out or self.root)
 
 
 _SPECS: dict[bytes, Spec] = {}
@@ -62,15 +68,12 @@ _SPECS: dict[bytes, Spec] = {}
 
 def read_spec(path: Path) -> Spec:
     """load_spec, parsed once per distinct content in this process (the YAML is large)."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError:
-        return load_spec(path)  # raises the usual SpecError
+    data = read_spec_bytes(path)  # a regular file within the size limit, else SpecError
     key = hashlib.sha256(data).digest()
     if key not in _SPECS:
         if len(_SPECS) > 16:
             _SPECS.clear()
-        _SPECS[key] = parse_spec(data.decode("utf-8"), str(path))
+        _SPECS[key] = parse_spec(decode_spec(data, str(path)), str(path))
     return dataclasses.replace(_SPECS[key], path=str(path))
 
 
@@ -132,8 +135,10 @@ def write_atomic(path: Path, data: bytes) -> bool:
 
 
 def _unchanged(path: Path, data: bytes) -> bool:
+    """The regular file at `path` holds `data` already (a device or a FIFO is never read)."""
+    from ..resources import read_regular
     try:
-        return path.read_bytes() == data
+        return read_regular(path, len(data)) == data
     except OSError:
         return False
 

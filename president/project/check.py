@@ -32,7 +32,8 @@ from ..errors import Problem, SpecError
 from ..spec import Spec
 from .build import Project, features_generator, generated_files, read_spec
 from ..i18n.catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, BuildError, Key, load_catalog, message_key,
-                       parse_plural_forms, plural_function, po_path, pot_path, raw_plural_forms)
+                       outside_problem, parse_plural_forms, plural_function, po_path, pot_path,
+                       raw_plural_forms, read_catalog_bytes)
 from ..i18n.extract import extract_template, serialize
 from ..scenarios.coverage import check_coverage
 from ..i18n.render import CONTENT_TEMPLATE, NUMBER_WORDS, TEMPLATES_DIR, environment
@@ -47,6 +48,11 @@ class CheckContext:
 
     def rel(self, path: Path | str) -> str:
         p = Path(path)
+        for base in (self.project.root, self.project.root.resolve()):
+            try:
+                return p.relative_to(base).as_posix()
+            except ValueError:
+                pass
         try:
             return p.resolve().relative_to(self.project.root.resolve()).as_posix()
         except ValueError:
@@ -125,9 +131,20 @@ def _translated(msg: Message) -> bool:
 def check_template_syntax(ctx: CheckContext) -> list[Problem]:
     """The message templates (locales/*.pot) read strictly, as `msgfmt --check` would."""
     from ..i18n.strict import po_problems
+    from ..resources import escape_of
     out = []
     for pot in sorted((ctx.project.root / "locales").glob("*.pot")):
-        out += [Problem(ctx.rel(p.file), p.line, p.path, p.message, p.hint) for p in po_problems(pot)]
+        escape = escape_of(pot, ctx.project.root)
+        if escape is not None:
+            out.append(outside_problem(*escape))
+            continue
+        try:
+            data = read_catalog_bytes(pot)
+        except OSError as exc:
+            out.append(Problem(ctx.rel(pot), None, "", f"cannot read the template: {exc.strerror or exc}",
+                               "make it a regular, readable file: `president i18n update` writes it"))
+            continue
+        out += [Problem(ctx.rel(p.file), p.line, p.path, p.message, p.hint) for p in po_problems(pot, data)]
     return out
 
 
@@ -204,10 +221,10 @@ def _changed_messages(file: str, lang: str, unused: dict[Key, Message],
 def _header_line(path: Path, field: str) -> int:
     """The line of a header field in a catalog (1 if not found)."""
     try:
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        for n, line in enumerate(read_catalog_bytes(path).decode("utf-8").splitlines(), 1):
             if line.startswith(f'"{field}:'):
                 return n
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         pass
     return 1
 
@@ -273,8 +290,8 @@ def number_words(path: Path) -> dict[int, tuple[str, ...]]:
     `# number-words: 1 = واحد واحدة; 2 = اثنان اثنتان` (a translator comment: the tools keep it)."""
     out: dict[int, tuple[str, ...]] = {}
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError:
+        lines = read_catalog_bytes(path).decode("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
         return out
     for line in lines:
         if line.startswith("msgid "):
@@ -403,13 +420,24 @@ def check_drift(ctx: CheckContext) -> list[Problem]:
         expected = None
     pot = pot_path(ctx.project.root)
     expected_pot = serialize(ctx.template())  # type: ignore[arg-type]
-    targets = [(ctx.project.target(rel), data, hint) for rel, data in (expected or {}).items()]
+    targets = []
+    for rel, data in (expected or {}).items():
+        try:
+            targets.append((ctx.project.target(rel), data, hint))
+        except BuildError as exc:  # a symlink out of the project: named, never read
+            problems.extend(exc.problems)
     targets.append((pot, expected_pot, "run `president i18n update` and commit the result"))
+    from ..i18n.render import MAX_SHEET_BYTES
+    from ..resources import read_regular
     for path, data, fix in targets:
         try:
-            old = path.read_bytes()
-        except OSError:
+            old = read_regular(path, max(MAX_SHEET_BYTES, len(data)))
+        except FileNotFoundError:
             problems.append(Problem(ctx.rel(path), None, "", "generated file is missing", fix))
+            continue
+        except OSError as exc:
+            problems.append(Problem(ctx.rel(path), None, "", f"cannot read: {exc.strerror or exc}",
+                                    "delete it; `president build` writes a regular file"))
             continue
         if old != data:
             problems.append(Problem(ctx.rel(path), _first_difference(old, data), "",
