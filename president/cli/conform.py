@@ -38,6 +38,15 @@ class NoScenario(PresidentError):
                          "a pattern matches a part of the id or globs it, e.g. -k 'play.*')")
 
 
+def clause_titles(lang: str) -> Callable[[str], str]:
+    """A clause title in `lang` (the `steps` catalog translates them; English is the spec's own)."""
+    if lang == "en":
+        return lambda title: title
+    from ..i18n.steps_catalog import step_language
+    steps = step_language(None, lang)
+    return lambda title: steps.text("clause", title)
+
+
 def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patterns: tuple[str, ...] = (),
                 timeout: float = 5.0, spec_path: Path | None = None, in_process: bool = False,
                 lang: str = "en", shrink: float = 8.0, hung_after: int = 3, budget: float | None = None,
@@ -49,7 +58,7 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
     from ..conform.lockstep import run_lockstep
     from ..conform.report import Run
     from ..conform.runner import handshake, is_ai, run_scenario, select
-    from ..conform.verdict import diagnose_run, protocol_notes
+    from ..conform.verdict import diagnose_fit, protocol_notes
     from ..conform.diagnose import SchemaSampler
     from ..game.engine import Ruleset
     from ..scenarios.model import build_scenarios
@@ -78,11 +87,12 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
         lock = run_lockstep(spec, client, games, seed, options=options, declared=declared,
                             progress=lambda g: progress("lock-step games", g, games)) if games > 0 else None
         progress("diagnosis", 0, 0)
-        deviations = diagnose_run(results, lock, options, Ruleset.from_spec(spec), client, shrink)
+        deviations, fitted = diagnose_fit(results, lock, options, Ruleset.from_spec(spec), client, shrink,
+                                          clause_titles(lang))
     finally:
         client.close()
     run = Run(spec, results, lock, hello, getattr(client, "label", engine or "reference"), deviations,
-              protocol_notes(results, lock), ai_run)
+              protocol_notes(results, lock), ai_run, fitted)
     run.faults = client.fault_report() if hasattr(client, "fault_report") else []  # type: ignore[attr-defined]
     return run
 

@@ -7,10 +7,10 @@ attempt, `deal` between deals), and every reply is compared on the rule observab
 rules leave to the engine become protocol notes. Games respect the engine's `hello.options`
 (table sizes, revolution values, series of deals) and every game is played.
 
-At a divergence the clause is named and the engine's own error kept. Where a house rule explains
-the engine's choice (`houserules`), the reference follows it: the game is set up again on the
-engine, the reference goes on from the engine's position (`scenarios.position`) and the rest of
-the game is played request by request. Otherwise the next game starts.
+At a divergence the clause is named and the engine's own error kept, and the reference follows the
+engine: the game is set up again on the engine, the reference goes on from the engine's position
+(`game.position`) and the rest of the game is played request by request (at most MAX_FOLLOW times
+a game). Which variant explains the divergences is decided afterwards, over all traces (`fit`).
 """
 from __future__ import annotations
 
@@ -27,11 +27,10 @@ from ..game.position import PositionError, game_from_state
 from ..spec import Spec
 from ..protocol.client import Client, EngineDied, EngineTimeout, ProtocolViolation
 from .diagnose import Evidence, Finding, SchemaSampler, diverge, note_kind, representation_notes, rule_view
-from .houserules import HOUSE_RULES, HouseRule, describe, explain
 from .trace import Trace
 
-#: Protocol option names of the house rules (docs/protocol.md), besides revolution and deals.
-HOUSE_OPTIONS = tuple(dict.fromkeys(r.option for r in HOUSE_RULES if r.option not in ("revolution", "deals")))
+#: Options every game's config sets itself (the table), not a variant the engine declares.
+TABLE_OPTIONS = ("revolution", "deals")
 
 MAX_FOLLOW = 40  # resynchronisations per game
 
@@ -47,7 +46,7 @@ class Divergence:
     kind: str = "fail"  # fail | error
     clause: str = ""
     engine_error: str = ""
-    followed: bool = False  # the reference followed the engine (explained by a house rule)
+    followed: bool = False  # the reference followed the engine from its position
     evidence: Evidence | None = None
 
     def as_dict(self) -> dict[str, Any]:
@@ -84,10 +83,10 @@ class LockstepResult:
 
 @dataclass
 class Deviation:
-    """One distinct rule difference: its clause, what explains or describes it, its first evidence."""
+    """One distinct rule difference: its clause and its first evidence (the variant is fitted later)."""
 
     clause: str
-    house_rule: HouseRule | None
+    house_rule: Any
     description: str
     first: Divergence
     count: int = 1
@@ -143,7 +142,7 @@ def game_config(rng: random.Random, spec: Spec, options: dict[str, Any]) -> dict
     revolution = rng.random() < 0.75 if len(revs) == 2 else (revs or [True])[0]
     deals = rng.choice((1, 1, 2, 3)) if options.get("deals", True) else 1
     config: dict[str, Any] = {"players": players, "revolution": revolution, "deals": deals}
-    for name in HOUSE_OPTIONS:  # a declared house rule is played (the reference plays it once it knows it)
+    for name in (o.name for o in spec.options if o.name not in TABLE_OPTIONS):  # a declared house rule is played
         values = options.get(name)
         if isinstance(values, list) and values:
             config[name] = rng.choice(values)
@@ -336,6 +335,9 @@ class _Game:
             finding = self.checker.check(req, expected, actual, before, refusal)
             if finding is not None:
                 if not self._diverged(i, req, expected, actual, before, finding):
+                    # the engine's replies to the rest of the plan are kept: the variant is fitted
+                    # on them, the reference taking up the engine's position (`fit.replay`)
+                    self.trace.steps.extend(zip((r for r, _ in plan[i + 1:]), replies[i + 1:]))
                     return
                 if req["cmd"] != "legal" or self.rng.random() < 0.2:
                     self._follow(i, req, actual)
@@ -348,7 +350,7 @@ class _Game:
 
     def _diverged(self, index: int, req: dict[str, Any], expected: dict[str, Any], actual: Any,
                   before: dict[str, Any] | None, finding: Finding) -> bool:
-        """Record a divergence; True when a house rule explains it (the reference may follow)."""
+        """Record a divergence; True when the reference may follow the engine from its position."""
         res = self.result
         res.divergent_games.add(self.number)
         div = Divergence(self.number, self.seed, index, req, finding.message, kind="error" if finding.kind == "protocol"
@@ -358,10 +360,8 @@ class _Game:
             return False
         ev = Evidence(list(self.history), expected, actual, rule_view(before) if before else None, finding.clause)
         div.evidence = ev
-        rule = explain(ev, replay_on_reference(self.rules), self.ref_options, self.explained)
-        if rule is not None:
-            self.explained[rule.option] = rule.value
-        key = (finding.clause, rule.label if rule else describe(ev, {d.description for d in res.deviations.values()}))
+        rule = None
+        key = (finding.clause, "")
         if key in res.deviations:
             dev = res.deviations[key]
             dev.count += 1
@@ -370,10 +370,7 @@ class _Game:
         else:
             res.deviations[key] = Deviation(finding.clause, rule, "" if rule else key[1], div,
                                             samples=[div] if self.follows == 0 else [])
-        if rule is not None and rule.option in self.declared and sum(
-                d.game == self.number for d in res.divergences) == 1:
-            res.divergent_games.discard(self.number)  # judged against the variant it declared
-        div.followed = rule is not None and self.follows < MAX_FOLLOW
+        div.followed = False  # lock-step without masking follows the engine (issue 19, item 4)
         return div.followed
 
     def _follow(self, index: int, req: dict[str, Any], actual: dict[str, Any]) -> None:
