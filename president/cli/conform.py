@@ -98,7 +98,9 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
 
 
 @click.command()
-@click.option("--engine", "engine", metavar="CMD", help="Engine command speaking protocol v1 (default: the reference).")
+@click.option("--engine", "engines", metavar="CMD", multiple=True,
+              help="Engine command speaking protocol v1 (default: the reference). Repeat it to compare several "
+                   "engines: --json and --html then write one clause x engine table.")
 @click.option("--games", "-n", type=click.IntRange(min=0), default=200, show_default=True,
               help="Random lock-step games; 0 runs the scenarios alone.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the lock-step games.")
@@ -124,7 +126,7 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
 @click.option("--shrink", type=click.FloatRange(min=0, max=3600), default=8.0, show_default=True, metavar="SECONDS",
               help="Time budget to shrink each deviation to a minimal scenario; 0 turns shrinking off.")
 @click.option("-v", "--verbose", is_flag=True, help="List every clause, also those without scenarios.")
-def conform(engine: str | None, games: int, seed: int, patterns: tuple[str, ...], timeout: float, hung_after: int,
+def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str, ...], timeout: float, hung_after: int,
             budget: float | None, junit: Path | None, json_path: Path | None, cucumber_json: Path | None,
             report_lang: str, html_path: Path | None, spec_path: Path | None, verbose: bool, lang: str,
             shrink: float) -> None:
@@ -142,6 +144,14 @@ def conform(engine: str | None, games: int, seed: int, patterns: tuple[str, ...]
     outputs = {"--junit": junit, "--json": json_path, "--cucumber-json": cucumber_json, "--html": html_path}
     for option, path in outputs.items():
         check_output(path, option)
+    if len(engines) > 1:
+        if junit or cucumber_json:
+            raise click.UsageError("--junit and --cucumber-json report one engine; with several --engine, "
+                                   "use --json and --html (one clause x engine table)")
+        _side_by_side(engines, json_path, html_path, games=games, seed=seed, patterns=patterns, timeout=timeout,
+                      spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget)
+        return
+    engine = engines[0] if engines else None
     bar = ProgressLine()
     try:
         run = conform_run(engine, games, seed, patterns, timeout, spec_path, lang=lang, shrink=shrink,
@@ -181,6 +191,46 @@ def conform(engine: str | None, games: int, seed: int, patterns: tuple[str, ...]
     except PresidentError as exc:
         raise click.ClickException(str(exc)) from None
     if run.failing or faults:
+        raise SystemExit(1)
+
+
+def _run_or_exit(engine: str, **kwargs) -> "Run":
+    from ..protocol.client import EngineStartError
+    from ..conform.runner import HandshakeError
+
+    bar = ProgressLine()
+    try:
+        return conform_run(engine, progress=bar.update, **kwargs)
+    except NoScenario as exc:
+        raise click.UsageError(str(exc)) from None
+    except EngineStartError as exc:
+        raise click.BadParameter(str(exc), param_hint="--engine") from None
+    except HandshakeError as exc:
+        raise click.ClickException(f"handshake with {engine} failed: {exc} (see docs/protocol.md, hello)") from None
+    except PresidentError as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        bar.clear()
+
+
+def _side_by_side(engines: tuple[str, ...], json_path: Path | None, html_path: Path | None, **kwargs) -> None:
+    """Several engines: each one's first screen, then one clause x engine table (text, --json, --html)."""
+    from ..conform import report
+    from ..conform.matrix import matrix, matrix_html, matrix_text
+
+    runs = [_run_or_exit(engine, **kwargs) for engine in engines]
+    for run in runs:
+        click.echo("\n".join(report.first_screen(run)) + "\n")
+    table = matrix(runs)
+    click.echo(matrix_text(table))
+    try:
+        if json_path is not None:
+            write_output(json_path, json.dumps(table, indent=2, ensure_ascii=False) + "\n", "--json")
+        if html_path is not None:
+            write_output(html_path, matrix_html(table), "--html")
+    except PresidentError as exc:
+        raise click.ClickException(str(exc)) from None
+    if any(run.failing for run in runs):
         raise SystemExit(1)
 
 

@@ -129,9 +129,20 @@ class Fit:
                 "full_replays": self.full_replays, "seconds": round(self.seconds, 3)}
 
 
+_DEFAULTS: dict[str, Any] = {}
+
+
 def _config(base: dict[str, Any], variant: Variant) -> dict[str, Any]:
+    """The table's config under the variant: a candidate value replaces an option the new_game
+    leaves out or sets to the spec default, never a value the request chose (a scenario testing
+    that value, a declared variant)."""
+    if not _DEFAULTS:
+        from ..spec import default_spec
+        _DEFAULTS.update({o.name: o.default for o in default_spec().options})
     cfg = dict(base)
-    cfg.update(variant)
+    for k, v in variant:
+        if k not in cfg or (type(cfg[k]) is type(_DEFAULTS.get(k)) and cfg[k] == _DEFAULTS.get(k)):
+            cfg[k] = v
     return cfg
 
 

@@ -160,15 +160,7 @@ def deviation_lines(run: Run) -> list[str]:
     return out
 
 
-def summary_text(run: Run, verbose: bool = False) -> str:
-    """The report for engine authors: first the root causes and the fitted variant (one screen),
-    then the details: deviations, failing scenarios, the clause table, skips, notes."""
-    spec, results, lock = run.spec, run.results, run.lock
-    out = [cut(f"engine: {run.engine}", LINE)] if run.engine else []
-    if run.deviations:
-        out.append("root causes, by blocked scenarios and divergent games:")
-        out += root_cause_lines(run)
-    out += _fit_lines(run)
+def totals_line(run: Run) -> str:
     t = totals(run.rule_results)
     line = (f"{len(run.rule_results)} scenarios: {t['passed']} passed, {t['failed']} failed, {t['blocked']} blocked, "
             f"{t['errors']} errors, {t['skipped']} skipped; {len(run.deviations)} deviation(s), "
@@ -176,9 +168,29 @@ def summary_text(run: Run, verbose: bool = False) -> str:
     if run.ai_results:
         a = totals(run.ai_results)
         line += f"; AI: {a['passed']}/{len(run.ai_results)} passed"
-    if lock is not None:
-        line += "; " + _lock_line(lock)
-    out += [line, "", "details:"] if (run.deviations or run.fit is not None and run.fit.partly) else []
+    if run.lock is not None:
+        line += "; " + _lock_line(run.lock)
+    return line
+
+
+def first_screen(run: Run) -> list[str]:
+    """The engine, one line per root cause (ranked by blocked scenarios, then divergent games), the
+    fitted variant with its hello.options line, what is only partly explained, and the totals."""
+    out = [cut(f"engine: {run.engine}", LINE)] if run.engine else []
+    if run.deviations:
+        out.append("root causes, by blocked scenarios and divergent games:")
+        out += root_cause_lines(run)
+    out += _fit_lines(run)
+    return out + [totals_line(run)]
+
+
+def summary_text(run: Run, verbose: bool = False) -> str:
+    """The report for engine authors: first the root causes and the fitted variant (one screen),
+    then the details: deviations, failing scenarios, the clause table, skips, notes."""
+    results, lock = run.results, run.lock
+    out = first_screen(run)
+    line = out[-1]
+    out += ["", "details:"] if (run.deviations or run.fit is not None and run.fit.partly) else []
     if run.deviations:
         out += deviation_lines(run) + [""]
     for r in results:

@@ -201,7 +201,8 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
             dev.variant = tuple(kv for kv in fitted.variant if _removes(fitted, kv, clause))
             dev.variant = dev.variant or fitted.variant
         elif explained:
-            dev.partly.append(f"{len(explained)} of {len(divs)} divergent steps explained by {label(fitted.variant)}")
+            by = tuple(kv for kv in fitted.variant if _removes(fitted, kv, clause)) or fitted.variant
+            dev.partly.append(f"{label(by)} explains {len(explained)} of its {len(divs)} divergent steps")
         for j in fitted.partly:
             if any(r.finding.clause == clause for r in j.removed):
                 dev.partly.append(f"{label(j.variant)} removes {', '.join(j.clauses('removed'))} "
