@@ -168,8 +168,8 @@ def totals_line(run: Run) -> str:
     if run.ai_results:
         a = totals(run.ai_results)
         line += f"; AI: {a['passed']}/{len(run.ai_results)} passed"
-    if run.lock is not None:
-        line += "; " + _lock_line(run.lock)
+    if run.lock is not None:  # on a line of its own: no line is longer than LINE
+        line += "\n" + _lock_line(run.lock)
     return line
 
 
@@ -181,7 +181,7 @@ def first_screen(run: Run) -> list[str]:
         out.append("root causes, by blocked scenarios and divergent games:")
         out += root_cause_lines(run)
     out += _fit_lines(run)
-    return out + [totals_line(run)]
+    return out + totals_line(run).split("\n")
 
 
 def summary_text(run: Run, verbose: bool = False) -> str:
@@ -189,7 +189,7 @@ def summary_text(run: Run, verbose: bool = False) -> str:
     then the details: deviations, failing scenarios, the clause table, skips, notes."""
     results, lock = run.results, run.lock
     out = first_screen(run)
-    line = out[-1]
+    line = totals_line(run)
     out += ["", "details:"] if (run.deviations or run.fit is not None and run.fit.partly) else []
     if run.deviations:
         out += deviation_lines(run) + [""]
