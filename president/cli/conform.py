@@ -50,16 +50,18 @@ def clause_titles(lang: str) -> Callable[[str], str]:
 def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patterns: tuple[str, ...] = (),
                 timeout: float = 5.0, spec_path: Path | None = None, in_process: bool = False,
                 lang: str = "en", shrink: float = 8.0, hung_after: int = 3, budget: float | None = None,
-                progress: Progress = _quiet) -> "Run":
+                progress: Progress = _quiet, jobs: int = 1) -> "Run":
     """Run the scenarios (and `games` lock-step games) against `engine`; diagnose; return the run.
 
-    A -k that matches no scenario raises NoScenario before the engine starts."""
-    from ..protocol.client import InProcessClient, open_client
+    `jobs` > 1 runs scenarios and lock-step games over that many engine processes (the results do
+    not depend on it). A -k that matches no scenario raises NoScenario before the engine starts."""
+    from ..protocol.client import Client, InProcessClient, open_client
     from ..conform.lockstep import run_lockstep
     from ..conform.report import Run
     from ..conform.runner import handshake, is_ai, run_scenario, select
     from ..conform.verdict import diagnose_fit, protocol_notes
     from ..conform.diagnose import SchemaSampler
+    from ..conform.jobs import run_parallel
     from ..game.engine import Ruleset
     from ..scenarios.model import build_scenarios
     from ..spec import default_spec, load_spec
@@ -67,7 +69,10 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
     spec = load_spec(spec_path) if spec_path else default_spec()
     if patterns and not select(build_scenarios(spec), patterns):
         raise NoScenario(patterns, build_scenarios(spec))
-    client = InProcessClient() if in_process else open_client(engine, timeout, hung_after, budget)
+    def factory() -> Client:
+        return InProcessClient() if in_process else open_client(engine, timeout, hung_after, budget)
+
+    client = factory()
     try:
         hello = handshake(client)
         options = hello.get("options") or {}
@@ -75,17 +80,16 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
         if lang == "en":
             validate = SchemaSampler()
             chosen = [sc for sc in select(build_scenarios(spec), patterns) if ai_run or not is_ai(sc)]
-            results = []
-            for sc in chosen:
-                progress("scenarios", len(results), len(chosen))
-                results.append(run_scenario(client, sc, options, validate))
+            results = run_parallel(chosen, lambda engine, sc: run_scenario(engine, sc, options, validate), client,
+                                   jobs, factory, lambda n: progress("scenarios", n, len(chosen)))
         else:  # the scenarios as read back from features/<lang>/ (president.conform.localized)
             from ..conform.localized import run_localized
             from ..conform.runner import is_ai_result
             results = [r for r in run_localized(client, spec, lang, patterns, options) if ai_run or not is_ai_result(r)]
         declared = {k for k, v in options.items() if k not in ("players", "deals", "seed", "ai")}
         lock = run_lockstep(spec, client, games, seed, options=options, declared=declared,
-                            progress=lambda g: progress("lock-step games", g, games)) if games > 0 else None
+                            progress=lambda g: progress("lock-step games", g, games), jobs=jobs,
+                            factory=factory) if games > 0 else None
         progress("diagnosis", 0, 0)
         deviations, fitted = diagnose_fit(results, lock, options, Ruleset.from_spec(spec), client, shrink,
                                           clause_titles(lang))
@@ -125,11 +129,13 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
 @click.option("--spec", "spec_path", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE", help="Spec file.")
 @click.option("--shrink", type=click.FloatRange(min=0, max=3600), default=8.0, show_default=True, metavar="SECONDS",
               help="Time budget to shrink each deviation to a minimal scenario; 0 turns shrinking off.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1, max=64), default=1, show_default=True,
+              help="Run scenarios and lock-step games over N engine processes (same results as 1).")
 @click.option("-v", "--verbose", is_flag=True, help="List every clause, also those without scenarios.")
 def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str, ...], timeout: float, hung_after: int,
             budget: float | None, junit: Path | None, json_path: Path | None, cucumber_json: Path | None,
             report_lang: str, html_path: Path | None, spec_path: Path | None, verbose: bool, lang: str,
-            shrink: float) -> None:
+            shrink: float, jobs: int) -> None:
     """Check an engine against every scenario of the spec, then in lock-step with the reference.
 
     Exit 0 only when nothing failed and nothing errored, 1 when something did or the run had to
@@ -149,13 +155,13 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
             raise click.UsageError("--junit and --cucumber-json report one engine; with several --engine, "
                                    "use --json and --html (one clause x engine table)")
         _side_by_side(engines, json_path, html_path, games=games, seed=seed, patterns=patterns, timeout=timeout,
-                      spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget)
+                      spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget, jobs=jobs)
         return
     engine = engines[0] if engines else None
     bar = ProgressLine()
     try:
         run = conform_run(engine, games, seed, patterns, timeout, spec_path, lang=lang, shrink=shrink,
-                          hung_after=hung_after, budget=budget, progress=bar.update)
+                          hung_after=hung_after, budget=budget, progress=bar.update, jobs=jobs)
     except NoScenario as exc:
         raise click.UsageError(str(exc)) from None
     except EngineStartError as exc:

@@ -11,10 +11,16 @@ fields are latitude: an engine may show them as it likes, and a difference there
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from ..game.cards import card_list
+from ..game.engine import Ruleset
+from ..game.position import PositionError, game_from_state
+from ..protocol.server import Session
 from ..scenarios.model import LATITUDE, action_notation, canonical_state, sort_cards
+from .deals import is_seeded, round_robin
 
 RULE_FIELDS = ("phase", "deal", "to_act", "order", "trick", "passed", "hands", "finished", "scores")
 
@@ -232,14 +238,30 @@ class SchemaSampler:
         return wire.reply_problems(cmd, reply)
 
 
-def root_cause(sent: list[tuple[dict[str, Any], Any]], rules: Any = None) -> tuple[Finding, Evidence] | None:
-    """Replay what an engine was sent on the reference: the first rule divergence of its replies."""
-    from ..protocol.server import Session
+def root_cause(sent: list[tuple[dict[str, Any], Any]], rules: Any = None,
+               spec_shuffle: bool = False) -> tuple[Finding, Evidence] | None:
+    """Replay what an engine was sent on the reference: the first rule divergence of its replies.
+    A seeded deal is compared by its observables (`deals`), unless the engine declares the
+    spec's shuffle (`spec_shuffle`); the reference then goes on with the engine's hands."""
     from ..game.position import reference_rules
 
-    ref = Session(rules or reference_rules())
+    rules = rules or reference_rules()
+    ref = Session(rules)
     before: dict[str, Any] | None = None
     for req, actual in sent:
+        if is_seeded(req) and not spec_shuffle and isinstance(actual, dict) and isinstance(actual.get("ok"), bool):
+            try:
+                finding, expected, adopted = check_seeded(req, ref, actual, before, rules)
+            except Exception:  # noqa: BLE001 - a malformed reply is the protocol's business, not a rule's
+                return None
+            if finding is not None:
+                upto = next(i for i, (r, _) in enumerate(sent) if r is req)
+                return finding, Evidence([r for r, _ in sent[:upto + 1]], expected, actual,
+                                         rule_view(before) if before else None, finding.clause)
+            if adopted is not None:
+                ref = adopted
+                before = expected["state"]
+            continue
         game = ref.game
         refusal = None
         if req.get("cmd") == "legal" and game is not None:
@@ -263,3 +285,66 @@ def root_cause(sent: list[tuple[dict[str, Any], Any]], rules: Any = None) -> tup
         if expected.get("ok") and "state" in expected:
             before = expected["state"]
     return None
+
+
+def check_seeded(req: dict[str, Any], ref: Session, actual: Any, before: dict[str, Any] | None,
+                 rules: Ruleset, last_ranking: list[int] | None = None
+                 ) -> tuple[Finding | None, dict[str, Any], Session | None]:
+    """Compare the engine's reply to a seeded deal by its observables.
+
+    `ref` is the reference before the request (left unchanged); `actual` a reply with a boolean
+    `ok` (its shape already checked). Returns the finding (None when the
+    deal is right), the reference's reply to compare with (the engine's hands put in), and the
+    reference that adopted the engine's deal (None when the engine refused or the reference did)."""
+    if req.get("cmd") == "new_game":
+        own = Session(rules)
+        first = own.handle(req)  # the config as the reference reads it (or its refusal)
+        if not first.get("ok"):
+            return diverge(req, first, actual, before), first, None
+        config = own.game.config  # type: ignore[union-attr]
+    elif ref.game is None:
+        first = Session(rules).handle(req)
+        return diverge(req, first, actual, before), first, None
+    else:
+        config = ref.game.config
+    deck = config.deck
+    canon_req = {k: v for k, v in req.items() if k != "seed"}
+    canon_req["hands"] = round_robin(card_list(deck), config.players)
+    canon = Session(rules)
+    canon.game = ref.game.copy() if ref.game is not None and req.get("cmd") == "deal" else None
+    expected = canon.handle(canon_req)
+    if not expected.get("ok"):
+        return diverge(req, expected, actual, before), expected, None
+    if not actual.get("ok"):
+        return diverge(req, expected, actual, before), expected, None
+    state = actual["state"]
+    hands = state.get("hands") or []
+    got = Counter(c for h in hands for c in h)
+    want = Counter(card_list(deck))
+    if got != want:
+        extra = sorted(set(got) - set(want)) + sorted(c for c, n in got.items() if n > 1)
+        missing = sorted(set(want) - set(got))
+        what = (f"{extra[0]!r} is dealt twice or is not in the deck" if extra
+                else f"{missing[0]!r} is not dealt" if missing else "the hands are not the deck")
+        return Finding("setup.players", f"after the seeded {req.get('cmd')}: {what} ({sum(got.values())} cards "
+                       f"dealt, the deck has {sum(want.values())})"), expected, None
+    sizes = [len(h) for h in hands]
+    want_sizes = [len(h) for h in expected["state"]["hands"]]
+    if sizes != want_sizes:
+        # the deck is all dealt: sizes that differ are a deal from another seat (or, after the
+        # exchange of a later deal, sizes moved from the seats the exchange moves them between)
+        clause = "setup.dealing" if sorted(sizes) == sorted(want_sizes) or req.get("cmd") == "deal" else "setup.players"
+        return Finding(clause, f"after the seeded {req.get('cmd')}: hand sizes are {sizes}, the reference deals "
+                       f"{want_sizes}"), expected, None
+    # the engine's own hands: what follows from them is compared like any reply
+    adopted = Session(rules)
+    if req.get("cmd") == "new_game":
+        expected = adopted.handle(dict(canon_req, hands=[list(h) for h in hands]))
+    else:
+        expected = {**expected, "state": {**expected["state"], "hands": [list(h) for h in hands]}}
+        try:
+            ranking = last_ranking if last_ranking is not None else ref.game.last_ranking  # type: ignore[union-attr]
+            adopted.game = game_from_state(rules, config, canonical_state(state), ranking)
+        except (PositionError, KeyError, TypeError, ValueError):
+            adopted = None  # type: ignore[assignment]
+    return diverge(req, expected, actual, before), expected, adopted

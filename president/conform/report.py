@@ -82,7 +82,8 @@ def cut(text: str, limit: int = REQUEST_CHARS) -> str:
 
 def _lock_line(lock: LockstepResult) -> str:
     return (f"lock-step: {lock.games} games, {lock.steps} steps, {lock.failed} divergent, {lock.errors} errors, "
-            f"{lock.steps_per_s:,.0f} steps/s")
+            f"{lock.steps_per_s:,.0f} steps/s" + (f", {len(lock.unfinished)} not played to the end" if lock.unfinished
+                                                  else ""))
 
 
 def _fit_lines(run: Run) -> list[str]:
@@ -248,7 +249,8 @@ def json_report(run: Run) -> dict[str, Any]:
         "ai_scenarios": _suite(run.ai_results) if run.ai_run else None,
         "lockstep": None if lock is None else {
             "games": lock.games, "steps": lock.steps, "divergent": lock.failed, "errors": lock.errors,
-            "steps_per_s": round(lock.steps_per_s, 1), "requests": lock.requests, "seconds": round(lock.seconds, 3)},
+            "steps_per_s": round(lock.steps_per_s, 1), "requests": lock.requests, "seconds": round(lock.seconds, 3),
+            "jobs": lock.jobs, "unfinished": [{"game": g, "why": why} for g, why in lock.unfinished]},
         "steps_per_s": round(lock.steps_per_s, 1) if lock else None,
         "clauses": run.clauses(),
         "deviations": [d.as_dict() for d in run.deviations],
@@ -360,7 +362,7 @@ def annotated_sheet_html(run: Run, lang: str, lines: SheetLines | None = None, d
                     if d.house_rule else "partly explained" if d.partly else "no house rule explains it")
             rows.append(f'<li class="{"variant" if d.declared else "fail"}" data-rule="{html.escape(d.clause)}">'
                         f"<b>{html.escape(d.clause)}</b>: {html.escape(d.title)}: {html.escape(d.difference)}"
-                        f" — {rule}; blocks {d.blocked} scenario(s), {d.games} lock-step divergence(s)."
+                        f" — {rule}; blocks {d.blocked} scenario(s), {d.games} lock-step game(s), {d.steps} step(s)."
                         + (f"<pre>{html.escape(d.gherkin)}</pre>" if d.gherkin else "") + "</li>")
         rows.append("</ul>")
     t = totals(run.results)

@@ -18,6 +18,7 @@ from ..scenarios.model import MalformedReply, Mismatch, Scenario, ScenarioRun, b
 from ..spec import Spec
 from ..protocol.client import Client, ProtocolViolation, RunStopped
 from .diagnose import Evidence, Finding, SchemaSampler, root_cause
+from .deals import declares_spec_shuffle
 from .trace import Trace
 
 PROTOCOL_VERSION = 1
@@ -101,7 +102,7 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
             done += 1
     except Mismatch as exc:
         res.outcome, res.message, res.details = "fail", exc.message, exc.details
-        found = root_cause(run.sent)
+        found = root_cause(run.sent, spec_shuffle=declares_spec_shuffle(options))
         if found is not None:
             res.root, res.evidence = found
         if res.root is not None and res.root.clause not in (sc.clause, "protocol"):
@@ -123,7 +124,7 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
         if hasattr(client, "restart"):
             client.restart()
     if res.outcome == "pass":  # its checks passed: did the engine still diverge on the way?
-        found = root_cause(run.sent)
+        found = root_cause(run.sent, spec_shuffle=declares_spec_shuffle(options))
         if found is not None:
             res.root, res.evidence = found
             res.message = f"its checks pass, but the engine diverged on the way: {res.root.text()}"

@@ -1,174 +1,231 @@
-"""Shrink a divergence to a minimal scenario and write it as Gherkin, ready for a bug report.
+"""Shrink a divergence to a minimal scenario, confirm it on the engine, and write it as Gherkin.
 
 A candidate is the list of requests of one game: `new_game` with explicit hands, the acts (and
-`deal`s) before the divergent request, and that request. Greedy passes drop what is not needed
-while the engine still diverges on the same clause: `legal` queries and refused attempts, cards
-nobody plays, whole seats (down to 3 players), plays with their cards. Each try replays the
-candidate on a fresh reference and on the engine (a few requests, about a millisecond), and the
-search stops at its time budget.
+`deal`s) before the divergent request, and that request. Delta debugging (`ddmin`) removes what
+is not needed while the engine still diverges there on the same clause: steps (plays and passes,
+with the cards they played), whole seats (down to the spec's minimum), cards nobody plays. Each
+try pipelines the candidate to the engine and replays it on a fresh reference under the variant
+in force (the options the engine declared plus the variant the fit explains); a difference in a
+STATE field or a legal list before the last request is allowed (the reference then adopts the
+engine's state, as in lock-step), a request accepted by one and refused by the other is not, so
+every step of the scenario stays one the reference accepts. The search stops at its budget.
+
+The minimal game is turned into scenario steps (the reference's answers to the last request are
+expected) and run against the engine like any scenario: it is `confirmed` when it still fails
+there. Deviations whose divergence came after another one are shrunk the same way.
 """
 from __future__ import annotations
 
 import copy
 import time
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from ..game.engine import Ruleset
+from ..game.position import PositionError, game_from_state
+from ..protocol.client import Client, ProtocolViolation
 from ..protocol.server import Session
 from ..scenarios.gherkin import scenario_lines
-from ..scenarios.model import Op, action_notation, canonical_state, card_key, sort_cards
-from ..protocol.client import Client, ProtocolViolation
-from .diagnose import Evidence, Finding, diverge
+from ..scenarios.model import (OPTION_STEPS, Op, Scenario, action_notation, canonical_state, option_defaults,
+                               sort_cards)
+from .diagnose import Evidence, Finding, RULE_FIELDS, diverge, rule_view
+from .games import refusal_rule
 
 Requests = list[dict[str, Any]]
 
 
-def _first_divergence(requests: Requests, engine: Client, rules: Ruleset) -> tuple[int, Finding, dict] | None:
+@dataclass
+class Replay:
+    """The reference's side of a candidate: where it diverges, and the reference's last answer."""
+
+    index: int
+    finding: Finding
+    expected: dict[str, Any]
+    actual: dict[str, Any]
+
+
+def with_variant(req: dict[str, Any], variant: dict[str, Any] | None) -> dict[str, Any]:
+    if not variant or req.get("cmd") != "new_game":
+        return req
+    return {**req, "config": {**(req.get("config") or {}), **variant}}
+
+
+def replay(requests: Requests, replies: list[Any], rules: Ruleset, variant: dict[str, Any] | None = None
+           ) -> Replay | None:
+    """Compare the engine's replies with the reference under `variant`: the divergence at the last
+    request, or None when there is none there, or an earlier request is accepted by one side only."""
     ref = Session(rules)
-    try:
-        replies = engine.pipeline(requests)
-    except ProtocolViolation:
-        return None
-    before = None
+    before: dict[str, Any] | None = None
+    last = len(requests) - 1
     for i, (req, actual) in enumerate(zip(requests, replies)):
-        game = ref.game
-        refusal = None
-        if req["cmd"] == "legal" and game is not None:
-            def refusal(text: str, game=game) -> str:  # noqa: E306
-                from ..game.cards import parse_cards
-                from ..scenarios.model import notation_action
-                a = notation_action(text)
-                err = game.check(game.to_act, parse_cards(a.get("cards", [])), give=a["type"] == "give")
-                return err.rule if err is not None else ""
-        expected = ref.handle(req)
-        if i == 0 and not expected.get("ok"):
-            return None
         if not isinstance(actual, dict) or not isinstance(actual.get("ok"), bool):
+            return None
+        refusal = refusal_rule(ref.game) if req.get("cmd") == "legal" and ref.game is not None else None
+        snapshot = ref.game.copy() if ref.game is not None else None
+        expected = ref.handle(with_variant(req, variant))
+        if i == 0 and not expected.get("ok"):
             return None
         try:
             found = diverge(req, expected, actual, before, refusal)
         except ProtocolViolation:
             return None
-        if found is not None:
-            return i, found, expected
-        if i < len(requests) - 1 and req["cmd"] == "act" and not expected["ok"]:
-            return None  # only the divergent request may be refused
-        if expected.get("ok") and "state" in expected:
-            before = expected["state"]
+        if i == last:
+            return Replay(i, found, expected, actual) if found is not None else None
+        if expected["ok"] != actual["ok"] or (req.get("cmd") == "act" and not expected["ok"]):
+            return None  # every step before the last is one both accept
+        if found is not None:  # a field or a legal list differs: the reference goes on from the engine's state
+            if actual.get("ok") and isinstance(actual.get("state"), dict) and snapshot is not None:
+                try:
+                    state = canonical_state(actual["state"])
+                    ranking = list(state["finished"]) if state["phase"] in ("deal_over", "game_over") \
+                        else ref.game.last_ranking  # type: ignore[union-attr]
+                    ref.game = game_from_state(rules, ref.game.config, state, ranking)  # type: ignore[union-attr]
+                except (PositionError, KeyError, TypeError, ValueError):
+                    return None
+            elif snapshot is not None:
+                ref.game = snapshot
+        if ref.game is not None and expected.get("ok") and "state" in expected:
+            before = ref.game.to_wire()
     return None
 
 
-def _still(requests: Requests, engine: Client, rules: Ruleset, clause: str) -> bool:
-    found = _first_divergence(requests, engine, rules)
-    return found is not None and found[0] == len(requests) - 1 and found[1].clause == clause
+class Shrinker:
+    """One deviation's search: the engine, the rules and variant, the clause, the deadline."""
+
+    def __init__(self, engine: Client, rules: Ruleset, clause: str, variant: dict[str, Any] | None, deadline: float):
+        self.engine, self.rules, self.clause, self.variant, self.deadline = engine, rules, clause, variant, deadline
+        self.tries = 0
+        self.min_players = rules.spec.players.min
+
+    def still(self, requests: Requests | None) -> bool:
+        """Does the engine still diverge on the clause, at the last request?"""
+        if requests is None:
+            return False
+        self.tries += 1
+        try:
+            replies = self.engine.pipeline(requests)
+        except ProtocolViolation:
+            if hasattr(self.engine, "restart"):
+                self.engine.restart()
+            return False
+        found = replay(requests, replies, self.rules, self.variant)
+        return found is not None and found.finding.clause == self.clause
+
+    def left(self) -> bool:
+        return time.perf_counter() < self.deadline
 
 
-def _without_card(requests: Requests, card: str) -> Requests | None:
+def ddmin(items: list[Any], test: Callable[[list[Any]], bool], left: Callable[[], bool]) -> list[Any]:
+    """Delta debugging (Zeller): a 1-minimal subset of `items` that still passes `test` (as far as
+    the time `left` allows), trying to remove chunks of halving size."""
+    n = 2
+    while len(items) >= 1 and left():
+        size = max(1, -(-len(items) // n))
+        chunks = [items[i:i + size] for i in range(0, len(items), size)]
+        for chunk in chunks:
+            if not left():
+                return items
+            rest = [x for x in items if x not in chunk]
+            if test(rest):
+                items, n = rest, max(n - 1, 2)
+                break
+        else:
+            if size == 1:
+                break
+            n = min(len(items), n * 2)
+    return items
+
+
+def _without_cards(requests: Requests, cards: set[str]) -> Requests | None:
     out = copy.deepcopy(requests)
-    hands = out[0]["hands"]
-    for h in hands:
-        if card in h:
-            h.remove(card)
-            if not h:
-                return None
+    for h in out[0]["hands"]:
+        h[:] = [c for c in h if c not in cards]
+        if not h:
+            return None
     return out
 
 
-def _without_seat(requests: Requests, seat: int) -> Requests | None:
+def _keep_steps(requests: Requests, removable: list[int], kept: list[int]) -> Requests | None:
+    """The game without the removable steps not in `kept`, and the cards those steps played."""
+    gone = set(removable) - set(kept)
+    cards = {c for i in gone for c in ((requests[i].get("action") or {}).get("cards") or [])}
+    out = [r for i, r in enumerate(requests) if i not in gone]
+    return _without_cards(out, cards) if cards else copy.deepcopy(out)
+
+
+def _keep_seats(requests: Requests, kept: list[int]) -> Requests | None:
+    seats = sorted(kept)
     n = len(requests[0]["hands"])
-    if n <= 3:
-        return None
+    if len(seats) == n:
+        return copy.deepcopy(requests)
+    new = {s: i for i, s in enumerate(seats)}
     out = copy.deepcopy(requests)
-    del out[0]["hands"][seat]
-    out[0]["config"]["players"] = n - 1
+    out[0]["hands"] = [out[0]["hands"][s] for s in seats]
+    out[0]["config"]["players"] = len(seats)
     for r in out[1:]:
         if r["cmd"] == "deal":
             return None
         p = r.get("player")
-        if p == seat:
-            return None
-        if isinstance(p, int) and p > seat:
-            r["player"] = p - 1
+        if isinstance(p, int):
+            if p not in new:
+                return None
+            r["player"] = new[p]
     return out
 
 
-def _without_run(requests: Requests, start: int, stop: int) -> Requests | None:
-    """The game without requests[start:stop] (acts only) and the cards they played."""
-    run = requests[start:stop]
-    if any(r["cmd"] != "act" for r in run):
-        return None
-    out: Requests | None = requests[:start] + requests[stop:]
-    for r in run:
-        for c in (r["action"].get("cards") or []):
-            out = _without_card(out, c) if out else None
-    return out
-
-
-def shrink(ev: Evidence, engine: Client, rules: Ruleset | None = None, budget_s: float = 8.0) -> Requests | None:
+def shrink(ev: Evidence, engine: Client, rules: Ruleset | None = None, budget_s: float = 8.0,
+           variant: dict[str, Any] | None = None) -> Requests | None:
     """The smallest game (requests) found that still diverges on `ev.clause`, or None."""
     rules = rules or Ruleset.from_spec()
-    reqs = [r for r in ev.requests]
+    reqs = list(ev.requests)
     if not reqs or reqs[0].get("cmd") != "new_game" or "hands" not in reqs[0]:
         return None
+    if any(r.get("cmd") == "deal" and "hands" not in r for r in reqs):
+        return None  # a seeded later deal: its cards before the exchange are the engine's
+    s = Shrinker(engine, rules, ev.clause, variant, time.perf_counter() + budget_s)
     ref = Session(rules)
     kept = []
     for i, r in enumerate(copy.deepcopy(reqs)):  # only what changes the game, and the divergent request
-        reply = ref.handle(r)
+        reply = ref.handle(with_variant(r, variant))
         if i == 0 or i == len(reqs) - 1 or (r["cmd"] in ("act", "deal") and reply.get("ok")):
             kept.append(r)
-    reqs = kept
-    if not _still(reqs, engine, rules, ev.clause):
+    reqs = kept if s.still(kept) else reqs
+    if not s.still(reqs):
         return None
-    deadline = time.perf_counter() + budget_s
-    key = card_key(rules.spec)
-    changed = True
-    while changed and time.perf_counter() < deadline:
-        changed = False
-        # whole seats
-        for seat in range(len(reqs[0]["hands"]) - 1, -1, -1):
-            trial = _without_seat(reqs, seat)
-            if trial is not None and _still(trial, engine, rules, ev.clause):
-                reqs, changed = trial, True
-        # runs of plays (whole tricks), with their cards: halving window sizes, as in ddmin
-        size = max(2, (len(reqs) - 2) // 2)
-        while size >= 2 and time.perf_counter() < deadline:
-            i = 1
-            while i + size < len(reqs) and time.perf_counter() < deadline:
-                trial = _without_run(reqs, i, i + size)
-                if trial is not None and _still(trial, engine, rules, ev.clause):
-                    reqs, changed = trial, True
-                    continue
-                i += max(1, size // 4)
-            size //= 2
-        # plays, with their cards
-        i = 1
-        while i < len(reqs) - 1 and time.perf_counter() < deadline:
-            r = reqs[i]
-            trial = None
-            if r["cmd"] == "act" and (r.get("action") or {}).get("type") in ("play", "pass"):
-                trial = reqs[:i] + reqs[i + 1:]
-                for c in (r["action"].get("cards") or []):
-                    trial = _without_card(trial, c) if trial else None
-            if trial is not None and _still(trial, engine, rules, ev.clause):
-                reqs, changed = trial, True
-                continue
-            i += 1
-        # cards nobody plays
+    size = None
+    while s.left() and size != _size(reqs):
+        size = _size(reqs)
+        steps = [i for i in range(1, len(reqs) - 1) if reqs[i]["cmd"] == "act"
+                 and (reqs[i].get("action") or {}).get("type") in ("play", "pass")]
+        small = ddmin(steps, lambda k: s.still(_keep_steps(reqs, steps, k)), s.left)
+        reqs = _keep_steps(reqs, steps, small) or reqs
+        n = len(reqs[0]["hands"])
+        if n > s.min_players and not any(r["cmd"] == "deal" for r in reqs):
+            seats = ddmin(list(range(n)), lambda k: len(k) >= s.min_players and s.still(_keep_seats(reqs, k)), s.left)
+            reqs = _keep_seats(reqs, seats) or reqs
         used = {c for r in reqs[1:] for c in ((r.get("action") or {}).get("cards") or [])}
-        for card in sorted({c for h in reqs[0]["hands"] for c in h} - used, key=key, reverse=True):
-            if time.perf_counter() >= deadline:
-                break
-            trial = _without_card(reqs, card)
-            if trial is not None and _still(trial, engine, rules, ev.clause):
-                reqs, changed = trial, True
-    if not any(r["cmd"] == "deal" for r in reqs):
+        spare = sorted({c for h in reqs[0]["hands"] for c in h} - used)
+        keep = ddmin(spare, lambda k: s.still(_without_cards(reqs, set(spare) - set(k))), s.left)
+        reqs = _without_cards(reqs, set(spare) - set(keep)) or reqs
+    if not any(r["cmd"] == "deal" for r in reqs) and reqs[0]["config"].get("deals", 1) != 1:
         trial = copy.deepcopy(reqs)
         trial[0]["config"]["deals"] = 1
-        if _still(trial, engine, rules, ev.clause):
+        if s.still(trial):
             reqs = trial
     return reqs
 
 
+def _size(reqs: Requests) -> tuple[int, int, int]:
+    return len(reqs), len(reqs[0]["hands"]), sum(len(h) for h in reqs[0]["hands"])
+
+
+def size_of(reqs: Requests) -> dict[str, int]:
+    """Seats, plays (accepted acts and deals before the last request) and cards of a game."""
+    return {"seats": len(reqs[0]["hands"]), "plays": sum(r["cmd"] in ("act", "deal") for r in reqs[1:-1]),
+            "cards": sum(len(h) for h in reqs[0]["hands"])}
+
+
+# --- as scenario steps ------------------------------------------------------------------
 def _act_op(req: dict[str, Any], tried: bool) -> Op:
     action = req["action"]
     kind = action["type"]
@@ -198,20 +255,31 @@ def _state_ops(state: dict[str, Any], fields: list[str]) -> list[Op]:
         elif f == "phase":
             ops.append(Op.of("phase-" + s["phase"].replace("_", "-")))
         elif f == "hands":
-            ops += [Op.of("hand", seat=i, cards=h) if h else Op.of("hand-empty", seat=i) for i, h in enumerate(s["hands"])]
+            ops += [Op.of("hand", seat=i, cards=h) if h else Op.of("hand-empty", seat=i)
+                    for i, h in enumerate(s["hands"])]
     return ops
 
 
-def scenario_ops(requests: Requests, rules: Ruleset, fields: list[str]) -> list[Op]:
+def table_ops(config: dict[str, Any]) -> list[Op]:
+    """The table of a game's config as Given steps: players, then the options it sets."""
+    ops = [Op.of("table", players=config["players"])]
+    defaults = option_defaults()
+    for name, step in OPTION_STEPS.items():
+        if name in config and (config[name] != defaults.get(name) or name == "revolution" and not config[name]):
+            ops.append(Op.of(step, **{name: config[name]}))
+    if config.get("deals", 1) > 1:
+        ops.append(Op.of("deals", deals=config["deals"]))
+    return ops
+
+
+def scenario_ops(requests: Requests, rules: Ruleset, fields: list[str], variant: dict[str, Any] | None = None
+                 ) -> list[Op]:
     """The game as scenario steps, the last request checked against the reference's answer."""
-    ref = Session(rules)
-    first = requests[0]
-    cfg = first["config"]
-    ops = [Op.of("table", players=cfg["players"], revolution=cfg.get("revolution", True))]
-    if cfg.get("deals", 1) > 1:
-        ops.append(Op.of("deals", deals=cfg["deals"]))
+    first = with_variant(requests[0], variant)
+    ops = table_ops(first["config"])
     ops += [Op.of("holds", seat=i, cards=list(sort_cards(h))) for i, h in enumerate(first["hands"])]
     ops.append(Op.of("start"))
+    ref = Session(rules)
     before = ref.handle(first)
     last = len(requests) - 1
     for i, req in enumerate(requests[1:], start=1):
@@ -233,12 +301,11 @@ def scenario_ops(requests: Requests, rules: Ruleset, fields: list[str]) -> list[
     return ops
 
 
-def differing_fields(requests: Requests, engine: Client, rules: Ruleset) -> list[str]:
+def differing_fields(requests: Requests, engine: Client, rules: Ruleset, variant: dict[str, Any] | None = None
+                     ) -> list[str]:
     """The rule fields of STATE where the engine's answer to the last request differs."""
-    from .diagnose import RULE_FIELDS, rule_view
-
     ref = Session(rules)
-    expected = [ref.handle(r) for r in requests][-1]
+    expected = [ref.handle(with_variant(r, variant)) for r in requests][-1]
     actual = engine.pipeline(requests)[-1]
     if not (expected.get("ok") and isinstance(actual, dict) and actual.get("ok") and "state" in actual):
         return ["to_act", "trick"] if expected.get("ok") and "state" in expected else []
@@ -246,7 +313,27 @@ def differing_fields(requests: Requests, engine: Client, rules: Ruleset) -> list
     return [f for f in RULE_FIELDS if f in e and e.get(f) != a.get(f) and f not in ("phase", "deal")]
 
 
-def gherkin(requests: Requests, engine: Client, rules: Ruleset, title: str) -> str:
+def minimal_scenario(requests: Requests, engine: Client, rules: Ruleset, clause: str, title: str,
+                     variant: dict[str, Any] | None = None) -> Scenario:
+    ops = scenario_ops(requests, rules, differing_fields(requests, engine, rules, variant), variant)
+    return Scenario(f"{clause}/minimal", clause, clause.split(".")[0], title, tuple(ops))
+
+
+def confirm(scenario: Scenario, engine: Client, options: dict[str, Any] | None = None) -> bool:
+    """Run the minimal scenario against the engine like any scenario: does it still fail there?"""
+    from .runner import run_scenario
+
+    result = run_scenario(engine, scenario, options=None)
+    if result.outcome not in ("fail", "blocked"):
+        return False
+    return result.root is None or result.root.clause == scenario.clause
+
+
+def gherkin_of(scenario: Scenario) -> str:
+    return "\n".join([f"  Scenario: {scenario.name}"] + scenario_lines(scenario.ops, "    ")) + "\n"
+
+
+def gherkin(requests: Requests, engine: Client, rules: Ruleset, title: str, variant: dict[str, Any] | None = None
+            ) -> str:
     """A Gherkin scenario (English steps) of the shrunk game: the reference's answer is expected."""
-    ops = scenario_ops(requests, rules, differing_fields(requests, engine, rules))
-    return "\n".join([f"  Scenario: {title}"] + scenario_lines(tuple(ops), "    ")) + "\n"
+    return gherkin_of(minimal_scenario(requests, engine, rules, "", title, variant))

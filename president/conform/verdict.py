@@ -45,6 +45,9 @@ class Deviation:
     also: list[str] = field(default_factory=list)  # other clauses of the same root cause
     shrink_seconds: float = 0.0
     game_ids: set[int] = field(default_factory=set)
+    confirmed: bool = False  # the minimal scenario, run against the engine, still fails there
+    original_size: dict[str, int] | None = None  # seats, plays, cards of the game it was shrunk from
+    minimal_size: dict[str, int] | None = None
 
     @property
     def house_rule(self) -> str | None:
@@ -69,8 +72,9 @@ class Deviation:
                 "description": self.description, "partly_explained": self.partly,
                 "declared": self.declared, "evidence": self.evidence, "engine_error": self.engine_error,
                 "blocked": self.blocked, "scenarios": self.scenarios, "games": self.games, "steps": self.steps,
-                "also_breaks": self.also, "minimal_scenario": self.gherkin,
-                "shrink_seconds": round(self.shrink_seconds, 3)}
+                "also_breaks": self.also,
+                "minimal_scenario": self.gherkin, "confirmed": self.confirmed, "original_size": self.original_size,
+                "minimal_size": self.minimal_size, "shrink_seconds": round(self.shrink_seconds, 3)}
 
 
 #: Options every new_game sets in its config: the engine chooses no variant of them by declaring.
@@ -226,20 +230,37 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
             dev.scenarios.append(r.id)
         if dev.declared:
             r.outcome, r.message = "skip", f"judged against the declared house rule {dev.house_rule}"
+    if lock is not None:  # lock-step's own samples: replayable by the shrinker (earlier differences adopted)
+        for (clause, _), ld in lock.deviations.items():
+            if clause in found:
+                found[clause].samples += [d.evidence for d in ld.samples if d.evidence is not None]
     merged = _merge_root_causes(found)
     if engine is not None and shrink_budget > 0:
-        from .shrink import gherkin, shrink
-
         for dev in merged:
-            t0 = time.perf_counter()
-            for ev in dev.samples:
-                small = shrink(ev, engine, rules, budget_s=shrink_budget)
-                if small:
-                    dev.gherkin = (f"  # the engine differs: {_cut(dev.evidence, LINE - 24)}\n  @{dev.clause}\n"
-                                   + gherkin(small, engine, rules, dev.title or dev.evidence))
-                    break
-            dev.shrink_seconds = time.perf_counter() - t0
+            shrink_deviation(dev, engine, rules, shrink_budget, dict(fitted.variant))
     return sorted(merged, key=lambda d: (tuple(-w for w in d.weight), d.clause)), fitted
+
+
+def shrink_deviation(dev: Deviation, engine: Client, rules: Ruleset, budget: float = 8.0,
+                     variant: dict[str, Any] | None = None) -> None:
+    """The minimal scenario of a deviation (its samples tried in turn within `budget` seconds),
+    run again against the engine: `confirmed` when it still shows the deviation there."""
+    from .shrink import confirm, gherkin_of, minimal_scenario, shrink, size_of
+
+    t0 = time.perf_counter()
+    for ev in dev.samples:
+        left = budget - (time.perf_counter() - t0)
+        if left <= 0:
+            break
+        small = shrink(ev, engine, rules, budget_s=left, variant=variant)
+        if small:
+            scenario = minimal_scenario(small, engine, rules, ev.clause, dev.title or dev.evidence, variant)
+            dev.confirmed = confirm(scenario, engine)
+            dev.original_size, dev.minimal_size = size_of(ev.requests), size_of(small)
+            dev.gherkin = (f"  # the engine differs: {_cut(dev.evidence, LINE - 24)}\n  @{ev.clause}"
+                           + (" @confirmed" if dev.confirmed else "") + "\n" + gherkin_of(scenario))
+            break
+    dev.shrink_seconds = time.perf_counter() - t0
 
 
 def _removes(fitted: Fit, kv: tuple[str, Any], clause: str) -> bool:

@@ -4,7 +4,8 @@
 trick, passes, finishing order, order, scores). Lock-step uses it to follow an engine whose
 choice is legal under a house rule (the reference goes on from the engine's position), and the
 `position` capability of `new_game` (docs/protocol.md) uses it to start a scenario mid-deal.
-Exchange positions are not supported (the pending give-backs are not part of STATE).
+An exchange position needs the previous deal's ranking (`last_ranking`): the give-backs still
+due are those the ranking imposes, from the seat to act on (the forced gives were made at the deal).
 """
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from typing import Any
 from .cards import parse_cards
 from .engine import Config, GameState, Phase, Ruleset
 
-_PHASES = {"play": Phase.PLAY, "deal_over": Phase.DEAL_OVER, "game_over": Phase.GAME_OVER}
+_PHASES = {"play": Phase.PLAY, "deal_over": Phase.DEAL_OVER, "game_over": Phase.GAME_OVER,
+           "exchange": Phase.EXCHANGE}
 
 
 @lru_cache(maxsize=1)
@@ -29,7 +31,8 @@ class PositionError(ValueError):
 
 def game_from_state(rules: Ruleset, config: Config, state: dict[str, Any],
                     last_ranking: list[int] | None = None) -> GameState:
-    """A reference game at the position `state` describes (phase play, deal_over or game_over)."""
+    """A reference game at the position `state` describes (phase play, exchange with the previous
+    deal's `last_ranking`, deal_over or game_over)."""
     phase = _PHASES.get(state.get("phase"))
     if phase is None:
         raise PositionError(f"cannot set up a position in phase {state.get('phase')!r}")
@@ -46,7 +49,18 @@ def game_from_state(rules: Ruleset, config: Config, state: dict[str, Any],
     g.history, g.exchanges, g.pending = [], [], []
     g._legal = None
     g.must = 0  # a position: no first-lead card is still due (option.first-lead.holder)
-    if phase == Phase.PLAY:
+    if phase == Phase.EXCHANGE:
+        if not last_ranking or len(last_ranking) != n:
+            raise PositionError("an exchange position needs the previous deal's ranking")
+        g.to_act, g.reversed, g.trick, g.trick_by, g.passed = state.get("to_act"), False, 0, None, 0
+        g.finished, g.last_ranking = [], list(last_ranking)
+        pending = [(r, gv, k, rule) for gv, r, k, rule in g._forced_gives() if k > 0]
+        while pending and pending[0][0] != g.to_act:
+            pending.pop(0)
+        if not pending:
+            raise PositionError(f"seat {g.to_act!r} has no card to give back after ranking {last_ranking}")
+        g.pending = pending
+    elif phase == Phase.PLAY:
         trick = state.get("trick")
         g.to_act = state.get("to_act")
         g.reversed = state.get("order") == "reversed"

@@ -98,7 +98,8 @@ class Session:
         return {"ok": True, "protocol": PROTOCOL_VERSION, "name": self.name, "version": __version__,
                 "variant": VARIANT, "spec_version": r.spec.version,
                 "options": {"players": list(range(r.min_players, r.max_players + 1)), **r.supported(),
-                            "seed": True, "ai": [lv.id for lv in r.spec.ai_levels], "position": True}}
+                            "seed": True, "shuffle": "spec", "ai": [lv.id for lv in r.spec.ai_levels],
+                            "position": True}}
 
     def _game(self) -> GameState:
         if self.game is None:
