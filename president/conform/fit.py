@@ -27,7 +27,8 @@ from ..game.position import PositionError, game_from_state
 from ..protocol.server import Session
 from ..scenarios.model import LATITUDE, STATE_FIELDS, action_notation, canonical_state, card_key, notation_action
 from ..spec import HOLDER_PATTERN, Spec
-from .diagnose import Finding, diverge, rule_view
+from .deals import declares_spec_shuffle, is_seeded
+from .diagnose import Finding, check_seeded, diverge, rule_view
 from .trace import Trace
 
 Variant = tuple[tuple[str, Any], ...]  # sorted (option, value) pairs
@@ -201,7 +202,8 @@ def view(reply: Any, reference: bool = False) -> Any:
 
 
 def replay(trace: Trace, number: int, rules: Ruleset, variant: Variant = (),
-           views: list[Any] | None = None, memo: dict[Any, Finding | None] | None = None) -> list[Divergent]:
+           views: list[Any] | None = None, memo: dict[Any, Finding | None] | None = None,
+           spec_shuffle: bool = False) -> list[Divergent]:
     """The divergences of one trace replayed on the reference under `variant`; after each, the
     reference takes up the engine's position. A variant the reference refuses for this table (a
     holder card nobody holds) leaves the trace under its own config."""
@@ -214,6 +216,32 @@ def replay(trace: Trace, number: int, rules: Ruleset, variant: Variant = (),
         if not isinstance(actual, dict) or not isinstance(actual.get("ok"), bool):
             break  # no reply: the protocol's business
         cmd = req.get("cmd")
+        if is_seeded(req) and not spec_shuffle:  # the engine's own shuffle: compared by its observables
+            sent = req
+            if cmd == "new_game":
+                config = dict(req.get("config") or {})
+                try:
+                    _table(rules, _config(config, variant))
+                    config = _config(config, variant)
+                    sent = dict(req, config=config)
+                except Exception:  # noqa: BLE001 - the reference refuses the variant here: the table's own
+                    pass
+            snapshot = ref.game.copy() if ref.game is not None else None
+            try:
+                finding, expected, adopted = check_seeded(sent, ref, actual, before, rules)
+            except Exception:  # noqa: BLE001 - a malformed reply is the protocol's business
+                break
+            if finding is None:
+                if adopted is not None:
+                    ref, before = adopted, expected["state"]
+                continue
+            if finding.kind == "protocol":
+                break
+            out.append(Divergent((number, i, finding.clause), finding, req, snapshot, config, expected))
+            if not _adopt(ref, rules, config, actual):
+                break
+            before = ref.game.to_wire() if ref.game is not None else before
+            continue
         if cmd == "new_game":
             config = dict(req.get("config") or {})
             if variant:
@@ -254,15 +282,24 @@ def replay(trace: Trace, number: int, rules: Ruleset, variant: Variant = (),
                              snapshot.copy() if snapshot is not None and cmd == "legal" else snapshot, config,
                              expected))
         if actual.get("ok") and isinstance(actual.get("state"), dict):
-            try:  # the reference takes up the engine's position
-                last = ref.game.last_ranking if ref.game is not None else []
-                ref.game = game_from_state(rules, _table(rules, config), canonical_state(actual["state"]), last)
-                before = ref.game.to_wire()
-            except (PositionError, KeyError, TypeError, ValueError, AttributeError, Exception):  # noqa: BLE001
+            if not _adopt(ref, rules, config, actual):
                 break  # a position the reference cannot take up: the rest of the trace is not compared
+            before = ref.game.to_wire() if ref.game is not None else before
         elif not actual.get("ok") and expected.get("ok"):
             ref.game = snapshot  # the engine refused: its state is unchanged
     return out
+
+
+def _adopt(ref: Session, rules: Ruleset, config: dict[str, Any], actual: dict[str, Any]) -> bool:
+    """The reference takes up the engine's position (False when it cannot, or the engine refused)."""
+    if not actual.get("ok") or not isinstance(actual.get("state"), dict):
+        return False
+    try:
+        last = ref.game.last_ranking if ref.game is not None else []
+        ref.game = game_from_state(rules, _table(rules, config), canonical_state(actual["state"]), last)
+        return True
+    except Exception:  # noqa: BLE001 - PositionError, or a STATE the reference cannot read
+        return False
 
 
 _TABLES: dict[tuple[int, str], Any] = {}
@@ -278,11 +315,11 @@ def _table(rules: Ruleset, config: dict[str, Any]) -> Any:
 
 
 def replay_all(traces: list[Trace], rules: Ruleset, variant: Variant = (),
-               views: list[list[Any]] | None = None, memo: dict[Any, Finding | None] | None = None
-               ) -> dict[Key, Divergent]:
+               views: list[list[Any]] | None = None, memo: dict[Any, Finding | None] | None = None,
+               spec_shuffle: bool = False) -> dict[Key, Divergent]:
     out: dict[Key, Divergent] = {}
     for n, trace in enumerate(traces):
-        for d in replay(trace, n, rules, variant, views[n] if views is not None else None, memo):
+        for d in replay(trace, n, rules, variant, views[n] if views is not None else None, memo, spec_shuffle):
             out[d.key] = d
     return out
 
@@ -339,7 +376,8 @@ def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = N
     card_key(spec)  # the canonical card order diagnose compares by
     views = [[view(r) for _, r in t.steps] for t in traces]  # the engine's replies, seen once
     memo: dict[Any, Finding | None] = {}
-    base = replay_all(traces, rules, (), views, memo)
+    shuffle = declares_spec_shuffle(declared)
+    base = replay_all(traces, rules, (), views, memo, shuffle)
     baseline = list(base.values())
     declared_variant: Variant = tuple(sorted(
         (k, v[0] if isinstance(v, list) and len(v) == 1 else v) for k, v in (declared or {}).items()
@@ -362,10 +400,10 @@ def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = N
     keep.sort(key=lambda c: -len(hits[c]))
     judged: list[Judgement] = []
     for cand in keep[:MAX_FULL_REPLAYS]:
-        judged.append(_judge(traces, rules, base, cand, views, memo))
+        judged.append(_judge(traces, rules, base, cand, views, memo, shuffle))
     result.full_replays = len(judged)
-    # pairs: only of candidates whose full replay removed something, only where together they
-    # remove a divergent step that neither removes alone
+    # pairs: only of candidates whose full replay removed something, where together they remove a
+    # divergent step that neither removes alone, or where one of them also adds divergences
     useful = [j for j in judged if j.removed]
     for a_i, a in enumerate(useful):
         for b in useful[a_i + 1:]:
@@ -374,8 +412,8 @@ def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = N
             pair = tuple(sorted(a.variant + b.variant))
             alone = {d.key for d in a.removed} | {d.key for d in b.removed}
             new = [d for d in sample if d.key not in alone and one_step(d, actual[d.key], rules, pair, views[d.key[0]][d.key[1]])]
-            if new:
-                judged.append(_judge(traces, rules, base, pair, views, memo))
+            if new or a.partly or b.partly:  # a step only the pair removes, or one may undo the other's additions
+                judged.append(_judge(traces, rules, base, pair, views, memo, shuffle))
                 result.full_replays += 1
     result.judged = judged
     # the fitted variant: the explaining candidates, the best value of each option, confirmed together
@@ -385,7 +423,7 @@ def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = N
             chosen.update(j.variant)
     variant: Variant = tuple(sorted(chosen.items()))
     while variant:
-        together = _judge(traces, rules, base, variant, views, memo)
+        together = _judge(traces, rules, base, variant, views, memo, shuffle)
         result.full_replays += 1
         if not together.added:
             result.explained = {d.key for d in together.removed}
@@ -399,7 +437,7 @@ def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = N
 
 
 def _judge(traces: list[Trace], rules: Ruleset, base: dict[Key, Divergent], variant: Variant,
-           views: list[list[Any]], memo: dict[Any, Finding | None]) -> Judgement:
-    under = replay_all(traces, rules, variant, views, memo)
+           views: list[list[Any]], memo: dict[Any, Finding | None], shuffle: bool = False) -> Judgement:
+    under = replay_all(traces, rules, variant, views, memo, shuffle)
     return Judgement(variant, removed=[d for k, d in base.items() if k not in under],
                      added=[d for k, d in under.items() if k not in base])
