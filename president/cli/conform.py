@@ -43,8 +43,20 @@ def clause_titles(lang: str) -> Callable[[str], str]:
     if lang == "en":
         return lambda title: title
     from ..i18n.steps_catalog import step_language
-    steps = step_language(None, lang)
+    try:
+        steps = step_language(None, lang)
+    except Exception:  # noqa: BLE001 - a pseudo-locale or a missing catalog: the spec's own titles
+        return lambda title: title
     return lambda title: steps.text("clause", title)
+
+
+def _retitled(run: "Run", lang: str) -> "Run":
+    """The run with its deviations titled in `lang` (the --html sheet's language)."""
+    translate = clause_titles(lang)
+    titles = {c.id: translate(c.title) for c in run.spec.clauses}
+    for d in run.deviations:
+        d.title = titles.get(d.clause, d.title)
+    return run
 
 
 def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patterns: tuple[str, ...] = (),
@@ -180,15 +192,16 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
     else:
         from ..conform.localized import localized_summary
         click.echo(localized_summary(run.spec, run.results, run.lock, run.engine, lang, verbose))
-        if run.deviations:  # the diagnosis is in English (clause ids, house-rule options, Gherkin in English)
-            click.echo("\n".join([""] + report.deviation_lines(run)))
+        if run.deviations or run.fit is not None:  # clause titles in LANG, the rest in English (ids, options, Gherkin)
+            click.echo("\n".join([""] + report.first_screen(run)[1:-1] + [""] + report.deviation_lines(run)))
     data = report.json_report(run)
     data["protocol_faults"] = list(faults)
     texts = {
         "--json": lambda: json.dumps(data, indent=2, ensure_ascii=False) + "\n",
         "--junit": lambda: report.junit_xml(run),
         "--cucumber-json": lambda: json.dumps(report.cucumber_json(run.spec, run.results), indent=2) + "\n",
-        "--html": lambda: report.annotated_sheet_html(run, report_lang, *_sheet(run.spec, report_lang)),
+        "--html": lambda: report.annotated_sheet_html(_retitled(run, report_lang), report_lang,
+                                                      *_sheet(run.spec, report_lang)),
     }
     try:
         for option, path in outputs.items():

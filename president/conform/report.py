@@ -355,6 +355,9 @@ def annotated_sheet_html(run: Run, lang: str, lines: SheetLines | None = None, d
     if rest:
         rows.append('<h2 dir="ltr">Decisions and clauses without a line on the sheet</h2>')
         rows += [row((c.id,), f"{c.id} — {c.title}" + (" (decision)" if c.decision else "")) for c in rest]
+    if run.fit is not None and (run.fit.variant or run.fit.partly):
+        rows.append('<h2 dir="ltr">Fitted variant</h2>')
+        rows += [f'<p dir="ltr">{html.escape(line.strip())}</p>' for line in _fit_lines(run)]
     if run.deviations:
         rows.append('<h2 dir="ltr">Deviations</h2><ul dir="ltr">')
         for d in run.deviations:
