@@ -115,6 +115,7 @@ class Fit:
     judged: list[Judgement]
     full_replays: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
     declared: Variant = ()
 
     @property
@@ -127,7 +128,8 @@ class Fit:
                 "explained_steps": len(self.explained), "divergent_steps": len(self.baseline),
                 "partly_explained": [{"variant": label(j.variant), "removes": j.clauses("removed"),
                                       "adds": j.clauses("added")} for j in self.partly],
-                "full_replays": self.full_replays, "seconds": round(self.seconds, 3)}
+                "full_replays": self.full_replays, "seconds": round(self.seconds, 3),
+                "cpu_seconds": round(self.cpu_seconds, 3)}
 
 
 _DEFAULTS: dict[str, Any] = {}
@@ -159,6 +161,14 @@ def _refusal(game: GameState | None):
 
 
 _ORDER = {name: i for i, name in enumerate(CARD_NAMES)}
+_UNSEEN = object()  # a reply not canonicalised yet
+
+
+def _seen(views: list[list[Any]], d: "Divergent", actual: Any) -> Any:
+    t, i = d.key[0], d.key[1]
+    if views[t][i] is _UNSEEN:
+        views[t][i] = view(actual)
+    return views[t][i]
 
 
 def _sorted(cards: Any) -> list[str]:
@@ -208,7 +218,7 @@ def replay(trace: Trace, number: int, rules: Ruleset, variant: Variant = (),
     reference takes up the engine's position. A variant the reference refuses for this table (a
     holder card nobody holds) leaves the trace under its own config."""
     out: list[Divergent] = []
-    views = views if views is not None else [view(r) for _, r in trace.steps]
+    views = views if views is not None else [_UNSEEN] * len(trace.steps)
     ref = Session(rules)
     before: dict[str, Any] | None = None
     config: dict[str, Any] = {}
@@ -258,7 +268,13 @@ def replay(trace: Trace, number: int, rules: Ruleset, variant: Variant = (),
             snapshot = (ref.game.copy() if cmd in ("act", "deal") else ref.game) if ref.game is not None else None
             expected = ref.handle(req)
         seen = view(expected, reference=True)
-        if actual == expected or views[i] == seen:
+        if actual == expected:
+            if expected.get("ok") and "state" in expected:
+                before = expected["state"]
+            continue
+        if views[i] is _UNSEEN:  # the engine's reply, canonicalised once for every replay
+            views[i] = view(actual)
+        if views[i] == seen:
             if expected.get("ok") and "state" in expected:
                 before = expected["state"]
             continue
@@ -369,15 +385,22 @@ def _sample(baseline: list[Divergent]) -> list[Divergent]:
 
 
 def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = None,
-        extra: Iterable[Variant] = ()) -> Fit:
-    """Fit the variant that best explains the engine's traces (see the module docstring)."""
-    t0 = time.perf_counter()
+        extra: Iterable[Variant] = (), clean: set[int] | frozenset[int] = frozenset()) -> Fit:
+    """Fit the variant that best explains the engine's traces (see the module docstring).
+
+    `clean`: traces already compared under their own config without a divergence (lock-step games
+    and scenarios that showed none): the baseline does not replay them again (a candidate does)."""
+    t0, cpu0 = time.perf_counter(), time.process_time()
     spec = rules.spec
     card_key(spec)  # the canonical card order diagnose compares by
-    views = [[view(r) for _, r in t.steps] for t in traces]  # the engine's replies, seen once
+    views: list[list[Any]] = [[_UNSEEN] * len(t.steps) for t in traces]  # filled as replays need them
     memo: dict[Any, Finding | None] = {}
     shuffle = declares_spec_shuffle(declared)
-    base = replay_all(traces, rules, (), views, memo, shuffle)
+    base: dict[Key, Divergent] = {}
+    for n, trace in enumerate(traces):
+        if n not in clean:
+            for d in replay(trace, n, rules, (), views[n], memo, shuffle):
+                base[d.key] = d
     baseline = list(base.values())
     declared_variant: Variant = tuple(sorted(
         (k, v[0] if isinstance(v, list) and len(v) == 1 else v) for k, v in (declared or {}).items()
@@ -385,14 +408,14 @@ def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = N
         and not (isinstance(v, list) and len(v) != 1)))
     result = Fit((), baseline, set(), [], [], declared=declared_variant)
     if not baseline:
-        result.seconds = time.perf_counter() - t0
+        result.seconds, result.cpu_seconds = time.perf_counter() - t0, time.process_time() - cpu0
         return result
     actual = {d.key: traces[d.key[0]].steps[d.key[1]][1] for d in baseline}
     sample = _sample(baseline)
     pool = list(dict.fromkeys([*candidates(spec), *extra, *((p,) for p in declared_variant)]))
     hits: dict[Variant, frozenset[Key]] = {}
     for cand in pool:
-        got = frozenset(d.key for d in sample if one_step(d, actual[d.key], rules, cand, views[d.key[0]][d.key[1]]))
+        got = frozenset(d.key for d in sample if one_step(d, actual[d.key], rules, cand, _seen(views, d, actual[d.key])))
         if got:
             hits[cand] = got
     # a value outdone by another value of its own option (a subset of its steps) is not replayed in full
@@ -411,7 +434,7 @@ def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = N
                 continue
             pair = tuple(sorted(a.variant + b.variant))
             alone = {d.key for d in a.removed} | {d.key for d in b.removed}
-            new = [d for d in sample if d.key not in alone and one_step(d, actual[d.key], rules, pair, views[d.key[0]][d.key[1]])]
+            new = [d for d in sample if d.key not in alone and one_step(d, actual[d.key], rules, pair, _seen(views, d, actual[d.key]))]
             if new or a.partly or b.partly:  # a step only the pair removes, or one may undo the other's additions
                 judged.append(_judge(traces, rules, base, pair, views, memo, shuffle))
                 result.full_replays += 1
@@ -432,7 +455,7 @@ def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = N
         variant = tuple(kv for kv in variant if kv != weakest)
     result.variant = variant
     result.partly = [j for j in judged if j.partly and not set(j.variant) <= set(variant)]
-    result.seconds = time.perf_counter() - t0
+    result.seconds, result.cpu_seconds = time.perf_counter() - t0, time.process_time() - cpu0
     return result
 
 

@@ -170,13 +170,23 @@ def traces_of(results: list[ScenarioResult], lock: LockstepResult | None) -> tup
     return scen + (list(lock.traces) if lock is not None else []), len(scen)
 
 
+def _clean(results: list[ScenarioResult], lock: LockstepResult | None, n_scen: int) -> set[int]:
+    """The traces (numbered as `traces_of`) already compared without any divergence."""
+    scen = [r for r in results if r.trace is not None and r.trace.steps]
+    out = {i for i, r in enumerate(scen) if r.outcome == "pass" and r.root is None}
+    if lock is not None:
+        diverged = {d.game for d in lock.divergences}
+        out |= {n_scen + g for g in range(len(lock.traces)) if g not in diverged}
+    return out
+
+
 def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, options: dict[str, Any],
                  rules: Ruleset | None = None, engine: Client | None = None, shrink_budget: float = 8.0,
                  translate: Callable[[str], str] = lambda s: s) -> tuple[list[Deviation], Fit]:
     rules = rules or Ruleset.from_spec()
     spec = rules.spec
     traces, n_scen = traces_of(results, lock)
-    fitted = fit(traces, rules, options)
+    fitted = fit(traces, rules, options, clean=_clean(results, lock, n_scen))
     clauses = {c.id: c for c in spec.clauses}
     by_clause: dict[str, list[Divergent]] = {}
     for d in fitted.baseline:
