@@ -454,7 +454,10 @@ def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = N
         weakest = min(variant, key=lambda kv: max((len(j.removed) for j in judged if kv in j.variant), default=0))
         variant = tuple(kv for kv in variant if kv != weakest)
     result.variant = variant
-    result.partly = [j for j in judged if j.partly and not set(j.variant) <= set(variant)]
+    partly = [j for j in judged if j.partly and not set(j.variant) <= set(variant)]
+    singles = {j.variant[0] for j in partly if len(j.variant) == 1}
+    # a pair holding a value that is itself only partly explained says nothing more
+    result.partly = [j for j in partly if len(j.variant) == 1 or not set(j.variant) & singles]
     result.seconds, result.cpu_seconds = time.perf_counter() - t0, time.process_time() - cpu0
     return result
 
