@@ -241,6 +241,9 @@ class Clause:
     line: int | None = None
     #: Examples still to come from another owner (e.g. "ai"): coverage reports the gap apart.
     pending: str | None = None
+    #: Table sizes its examples knowingly do not reach (president.project.sizes_check), and why.
+    uncovered_sizes: tuple[int, ...] = ()
+    uncovered_why: str = ""
 
 
 @dataclass(frozen=True)
@@ -445,6 +448,10 @@ def _semantic_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], 
             yield ("ai", "levels", i, "clause"), f"unknown clause {level['clause']!r}", "declare it under clauses"
     card_re_ranks = set(data["deck"]["ranks"])
     card_re_suits = set(data["deck"]["suits"])
+    clause_ids = {c["id"] for c in data["clauses"]}
+    for cid in data.get("uncovered_sizes", {}):  # sizes outside players.min..max are simply not asked for
+        if cid not in clause_ids:
+            yield ("uncovered_sizes", cid), f"unknown clause {cid!r}", "name a clause declared under clauses"
     for i, clause in enumerate(data["clauses"]):
         for j, ex in enumerate(clause.get("examples", [])):
             for path, card in _cards_in(ex, ("clauses", i, "examples", j)):
@@ -561,6 +568,7 @@ def parse_spec(text: str, file: str = "<spec>") -> Spec:
                         tuple(OptionValue(v["value"], v["clause"]) for v in o.get("values", ())))
                  for name, o in data["options"].items())
     clauses = []
+    uncovered = data.get("uncovered_sizes", {})
     for i, c in enumerate(data["clauses"]):
         examples = tuple(
             Example(name=e["name"], hands=tuple(tuple(h) for h in e.get("hands", ())),
@@ -572,7 +580,8 @@ def parse_spec(text: str, file: str = "<spec>") -> Spec:
         clauses.append(Clause(c["id"], c["section"], spec_text(c["title"], data, file, _line_for(lines, ("clauses", i))),
                               c.get("decision", False),
                               c.get("testable", True), examples, _line_for(lines, ("clauses", i)),
-                              c.get("pending")))
+                              c.get("pending"), tuple(uncovered.get(c["id"], {}).get("sizes", ())),
+                              uncovered.get(c["id"], {}).get("why", "")))
     return Spec(
         game=data["game"], variant=data["variant"], id=data["id"], version=data["version"],
         deck=Deck(tuple(data["deck"]["ranks"]), tuple(data["deck"]["suits"])),

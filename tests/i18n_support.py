@@ -48,3 +48,47 @@ def project(tmp_path, monkeypatch) -> Path:
         generated.unlink()
     monkeypatch.chdir(root)
     return root
+
+
+def _po_field(block: list[str], name: str) -> str | None:
+    import ast
+    out, cur = None, False
+    for line in block:
+        if line.startswith(name + " "):
+            out, cur = [ast.literal_eval(line[len(name) + 1:])], True
+        elif line.startswith('"') and cur:
+            out.append(ast.literal_eval(line))
+        else:
+            cur = False
+    return "".join(out) if out is not None else None
+
+
+def plant(path: Path, msgid: str, msgstr: str | list[str], ctx: str | None = None,
+          flags: str | None = None) -> tuple[int, int]:
+    """Replace the translation of one entry of a .po file, as a translator would (textually).
+
+    `flags`: the new `#,` line (without `#, `), or None to keep it. Returns the entry's first and
+    last line numbers (1-based), for asserting that a problem points into the entry."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    blocks, start = [], None
+    for n, line in enumerate(lines + [""]):
+        if line.strip() and start is None:
+            start = n
+        elif not line.strip() and start is not None:
+            blocks.append((start, n))
+            start = None
+    hits = [(a, b) for a, b in blocks if not lines[a].startswith("#~")
+            and _po_field(lines[a:b], "msgid") == msgid and _po_field(lines[a:b], "msgctxt") == ctx]
+    assert len(hits) == 1, (path, msgid, ctx, hits)
+    a, b = hits[0]
+    block = lines[a:b]
+    first = next(i for i, line in enumerate(block) if line.startswith("msgstr"))
+    head = [line for line in block[:first] if flags is None or not line.startswith("#,")]
+    if flags:
+        head.insert(next(i for i, line in enumerate(head) if line.startswith(("msgctxt", "msgid"))), f"#, {flags}")
+    quote = lambda s: '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'  # noqa: E731
+    body = ([f"msgstr[{i}] {quote(s)}" for i, s in enumerate(msgstr)] if isinstance(msgstr, list)
+            else [f"msgstr {quote(msgstr)}"])
+    lines[a:b] = head + body
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return a + 1, a + len(head) + len(body)

@@ -108,7 +108,7 @@
       और बाहर निकलने का क्रम 2, 0, 1 है
       और अंक 5, 2, 5 हैं
 
-  नियम: option.scoring.president-only — scoring = president_only होने पर हर बँटवारे में पहले बाहर होने वाले को 1 अंक मिलता है और बाकी को कुछ नहीं
+  नियम: option.scoring.president-only — scoring = president_only होने पर हर राउंड में पहले बाहर होने वाले को 1 अंक मिलता है और बाकी को कुछ नहीं
 
     @option.scoring.president-only
     परिदृश्य: केवल पहले बाहर होने वाले को अंक मिलते हैं

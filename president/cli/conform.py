@@ -92,7 +92,7 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
         if lang == "en":
             validate = SchemaSampler()
             chosen = [sc for sc in select(build_scenarios(spec), patterns) if ai_run or not is_ai(sc)]
-            results = run_parallel(chosen, lambda engine, sc: run_scenario(engine, sc, options, validate), client,
+            results = run_parallel(chosen, lambda engine, sc: run_scenario(engine, sc, options, validate, spec), client,
                                    jobs, factory, lambda n: progress("scenarios", n, len(chosen)))
         else:  # the scenarios as read back from features/<lang>/ (president.conform.localized)
             from ..conform.localized import run_localized

@@ -66,6 +66,7 @@ class Evidence:
     actual: dict[str, Any]  # the engine's reply
     before: dict[str, Any] | None  # the rule STATE before it (reference)
     clause: str
+    variant: dict[str, Any] | None = None  # options the reference played besides the config (house rules it followed)
 
 
 @dataclass
@@ -341,9 +342,15 @@ def check_seeded(req: dict[str, Any], ref: Session, actual: Any, before: dict[st
     sizes = [len(h) for h in hands]
     want_sizes = [len(h) for h in expected["state"]["hands"]]
     if sizes != want_sizes:
-        # the deck is all dealt: sizes that differ are a deal from another seat (or, after the
-        # exchange of a later deal, sizes moved from the seats the exchange moves them between)
-        clause = "setup.dealing" if sorted(sizes) == sorted(want_sizes) or req.get("cmd") == "deal" else "setup.players"
+        # the deck is all dealt: sizes that differ are a deal from another seat, unless the
+        # exchange that follows a later deal moved other card counts than the reference's
+        dealt = [len(h) for h in canon_req["hands"]]
+        moved = [w - d for w, d in zip(want_sizes, dealt)]  # the reference's exchange, per seat
+        undone = [s - m for s, m in zip(sizes, moved)]
+        if sorted(undone) == sorted(dealt):
+            clause = "setup.dealing"
+        else:
+            clause = "exchange.best" if req.get("cmd") == "deal" else "setup.players"
         return Finding(clause, f"after the seeded {req.get('cmd')}: hand sizes are {sizes}, the reference deals "
                        f"{want_sizes}"), expected, None
     # the engine's own hands: what follows from them is compared like any reply

@@ -42,6 +42,10 @@ class GameStopped(Exception):
     """The game cannot go on (the reason is recorded with it)."""
 
 
+class Resync(Exception):
+    """The reference cannot take up the engine's exchange position: resynchronise after the exchange."""
+
+
 @dataclass
 class Table:
     """What every game of a run shares: the spec, the engine's options, the variant in force."""
@@ -347,7 +351,11 @@ class Game:
             index = len(self.rec.trace.steps)
             self.rec.trace.add(req, actual)
             if mirror is not None and is_seeded(req) and (mirror.game is None or mirror.game.rng is None):
-                mirror = self._compare_seeded(index, req, actual, mirror)  # the reference cannot deal it
+                try:
+                    mirror = self._compare_seeded(index, req, actual, mirror)  # the reference cannot deal it
+                except Resync as why:
+                    mirror = self._skip_rest(pairs[i + 1:], replies[i + 1:], str(why))
+                    break
                 continue
             self.history.append(req)
             if mirror is None:
@@ -366,9 +374,21 @@ class Game:
             if mirror is not None:
                 mirror.game = snapshot
             self._diverged(index, req, expected, actual, finding)
-            mirror = self._adopt(req, actual)
+            try:
+                mirror = self._adopt(req, actual)
+            except Resync as why:
+                mirror = self._skip_rest(pairs[i + 1:], replies[i + 1:], str(why))
+                break
         self.ref = end if mirror is None else mirror
         return mirror is None
+
+    def _skip_rest(self, pairs: list[tuple[dict[str, Any], Any]], replies: list[Any], why: str) -> Session:
+        """The rest of a segment, not compared (the reference could not follow), then a resynchronisation."""
+        for (req, _), actual in zip(pairs, replies):
+            self.rec.trace.add(req, actual)
+            self.history.append(req)
+        self.explainable = False
+        return self._resync(why)
 
     def _pipeline(self, reqs: list[dict[str, Any]]) -> list[Any]:
         try:
@@ -426,7 +446,7 @@ class Game:
         if req["cmd"] == "legal" and actual["ok"]:
             self.engine_legal = (self.before, actual.get("actions") or [])
         div.evidence = Evidence(list(self.history), expected, actual, rule_view(self.before) if self.before else None,
-                                finding.clause)
+                                finding.clause, {**self.table.variant, **self.explained} or None)
         div.replayable = not self.secret  # the shrinker replays it, adopting the engine's state where fields differ
         # which variant explains it is fitted afterwards, over every trace (`fit`): the reference now
         # goes on from the engine's state, not its own
@@ -447,7 +467,12 @@ class Game:
             if state["phase"] in ("deal_over", "game_over"):
                 self.last_ranking = list(state["finished"])
             game = game_from_state(self.rules, config, state, self.last_ranking)
-        except (PositionError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        except PositionError as exc:
+            if state.get("phase") == "exchange":
+                raise Resync(str(exc)) from None
+            raise GameStopped(f"the reference cannot take up the engine's position ({state.get('phase')}): {exc}"
+                              [:200]) from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise GameStopped(f"the reference cannot take up the engine's position ({state.get('phase')}): {exc}"
                               [:200]) from None
         holder = config.holder
@@ -458,6 +483,37 @@ class Game:
         self.before = game.to_wire()
         self.engine_state = state
         return mirror
+
+    def _resync(self, why: str) -> Session:
+        """An exchange position the reference cannot take up: the engine gives by its own legal
+        lists (not compared, recorded with the reason) until play starts; the reference adopts that."""
+        reply = self._pipeline([{"cmd": "state"}])[0]
+        self.rec.trace.add({"cmd": "state"}, reply)
+        if not (isinstance(reply, dict) and reply.get("ok") and isinstance(reply.get("state"), dict)):
+            raise GameStopped(f"the engine gave no STATE to resynchronise after: {why}"[:200])
+        state = reply["state"]
+        if state.get("phase") == "exchange":
+            state = self._through_exchange(state, why)
+        return self._adopt({"cmd": "state"}, {"ok": True, "state": state})
+
+    def _through_exchange(self, state: dict[str, Any], why: str) -> dict[str, Any]:
+        self.rec.resynced.append(f"deal {state.get('deal')}: exchange not compared ({why})"[:200])
+        for _ in range(4 * len(state.get("hands") or ()) + 4):
+            if state.get("phase") != "exchange":
+                return canonical_state(state)
+            legal = self._pipeline([{"cmd": "legal"}])[0]
+            self.rec.trace.add({"cmd": "legal"}, legal)
+            actions = legal.get("actions") if isinstance(legal, dict) else None
+            if not actions:
+                break
+            act = {"cmd": "act", "player": legal.get("player"), "action": actions[0]}
+            reply = self._pipeline([act])[0]
+            self.rec.trace.add(act, reply)
+            self.history.append(act)
+            if not (isinstance(reply, dict) and reply.get("ok") and isinstance(reply.get("state"), dict)):
+                break
+            state = reply["state"]
+        raise GameStopped(f"the engine did not leave the exchange of deal {state.get('deal')} by its own legal actions")
 
     def _choose(self, actions: list[dict[str, Any]]) -> dict[str, Any]:
         """The first act after a divergence: from the engine's own legal list where known (half the
@@ -480,7 +536,10 @@ class Game:
         actual = self._pipeline([req])[0]
         index = len(self.rec.trace.steps)
         self.rec.trace.add(req, actual)
-        self.ref = self._compare_seeded(index, req, actual, self.ref)
+        try:
+            self.ref = self._compare_seeded(index, req, actual, self.ref)
+        except Resync as why:
+            self.ref = self._resync(str(why))
 
     def _compare_seeded(self, index: int, req: dict[str, Any], actual: Any, ref: Session) -> Session:
         """A seeded deal compared by its observables; the reference then adopts the engine's deal."""

@@ -1,10 +1,10 @@
 """`--jobs N`: work split over N engine processes, merged back in order.
 
 The items (scenario indexes, lock-step game numbers) are split by number, item i to worker
-i % N, a partition that does not depend on timing. Each worker is a forked process that opens
-its own engine client (`factory`), says hello, works through its share and sends back one
-(index, result) pair per item as it goes; the parent puts them back in index order. With one
-job nothing is forked and the caller's own client does the work.
+i % N, a partition that does not depend on timing. This process takes share 0 on the caller's
+own engine client; each other worker is a forked process that opens its own engine client
+(`factory`), says hello, works through its share and sends back one (index, result) pair per
+item as it goes; the parent puts them back in index order. With one job nothing is forked.
 """
 from __future__ import annotations
 
@@ -59,13 +59,17 @@ def run_parallel(items: Sequence[T], work: Work, client: Client, jobs: int = 1,
         return out
     ctx = multiprocessing.get_context("fork")
     queue = ctx.Queue()
-    shares = [s for s in partition(len(items), jobs) if s]
+    mine, *shares = [s for s in partition(len(items), jobs) if s]  # this process takes the first share
     procs = [ctx.Process(target=_worker, args=(factory, work, items, share, queue), daemon=True) for share in shares]
     for p in procs:
         p.start()
     results: dict[int, Any] = {}
     ended = 0
     try:
+        for i in mine:  # on the caller's own engine, while the workers go through theirs
+            results[i] = work(client, items[i])
+            if progress:
+                progress(len(results))
         while ended < len(procs):
             kind, index, value = queue.get()
             if kind == "item":

@@ -20,7 +20,7 @@ def run_localized(client: Any, spec: Spec, lang: str, patterns: Iterable[str] = 
                   options: dict[str, Any] | None = None, root: Path | None = None) -> list:
     """Like `president.conform.runner.run_scenarios`, with the scenarios of `lang`."""
     from .runner import run_scenario, select
-    return [run_scenario(client, sc, options) for sc in select(localized_scenarios(spec, lang, root), patterns)]
+    return [run_scenario(client, sc, options, spec=spec) for sc in select(localized_scenarios(spec, lang, root), patterns)]
 
 
 def _step_text(steps: StepLanguage, sc: Any, result: Any) -> str:
@@ -29,6 +29,16 @@ def _step_text(steps: StepLanguage, sc: Any, result: Any) -> str:
         if status == "failed" and sc is not None and i < len(sc.ops):
             return steps.render(sc.ops[i].key, sc.ops[i].kwargs)
     return result.step
+
+
+def _scenario(spec: Spec, scenarios: dict[str, Any], sid: str) -> Any:
+    """The scenario of a result id, moved to its table size for an id like `clause/slug@5p`."""
+    base, _, size = sid.partition("@")
+    sc = scenarios.get(base)
+    if sc is None or not size:
+        return sc
+    from ..scenarios.sizes import sized
+    return sized(spec, sc, int(size.rstrip("p"))).scenario
 
 
 def localized_summary(spec: Spec, results: list, lock: Any, engine: str, lang: str, verbose: bool = False,
@@ -44,7 +54,7 @@ def localized_summary(spec: Spec, results: list, lock: Any, engine: str, lang: s
              version=spec.version)]
     for r in results:
         if r.outcome in ("fail", "error"):
-            sc = scenarios.get(r.id)
+            sc = _scenario(spec, scenarios, r.id)
             out.append(f"{word(r.outcome).upper()} {iso(r.id)} — {sc.name if sc else r.name}")
             out.append(f"  {_step_text(steps, sc, r)}")
             out.append(f"  {r.message}")

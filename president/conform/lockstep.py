@@ -67,6 +67,7 @@ def merge(records: list[GameRecord], declared: set[str]) -> LockstepResult:
             seen[0] += count
         if rec.unfinished:
             result.unfinished.append((rec.number, rec.unfinished))
+        result.resynced += [(rec.number, why) for why in rec.resynced]
         for div in rec.divergences:
             result.divergent_games.add(rec.number)  # a declared variant is judged by the fit (`verdict`)
             if div.kind == "error" or div.evidence is None:

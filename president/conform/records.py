@@ -44,6 +44,7 @@ class GameRecord:
     divergences: list[Divergence] = field(default_factory=list)
     notes: dict[str, list] = field(default_factory=dict)  # note kind → [times seen, first example]
     unfinished: str = ""  # why the game stopped before game_over ("" when it was played out)
+    resynced: list[str] = field(default_factory=list)  # stretches not compared, and why
     seconds: float = 0.0
 
 
@@ -80,6 +81,7 @@ class LockstepResult:
     deviations: dict[tuple[str, str], Deviation] = field(default_factory=dict)  # (clause, rule) → where it showed
     traces: list[Trace] = field(default_factory=list)  # every game as the engine played it, in game order
     unfinished: list[tuple[int, str]] = field(default_factory=list)  # games not played to game_over, and why
+    resynced: list[tuple[int, str]] = field(default_factory=list)  # stretches not compared (game, why)
     jobs: int = 1
 
     @property
@@ -99,6 +101,7 @@ class LockstepResult:
                 "steps_per_s": round(self.steps_per_s, 1), "requests": self.requests,
                 "seconds": round(self.seconds, 3), "jobs": self.jobs,
                 "unfinished": [{"game": g, "why": why} for g, why in self.unfinished],
+                "resynced": [{"game": g, "why": why} for g, why in self.resynced],
                 "deviations": [{"clause": d.clause, "house_rule": d.house_rule.label if d.house_rule else None,
                                 "description": d.description, "games": len(d.games), "steps": d.steps,
                                 "first_game": d.first.game} for d in self.deviations.values()]}

@@ -250,7 +250,8 @@ def json_report(run: Run) -> dict[str, Any]:
         "lockstep": None if lock is None else {
             "games": lock.games, "steps": lock.steps, "divergent": lock.failed, "errors": lock.errors,
             "steps_per_s": round(lock.steps_per_s, 1), "requests": lock.requests, "seconds": round(lock.seconds, 3),
-            "jobs": lock.jobs, "unfinished": [{"game": g, "why": why} for g, why in lock.unfinished]},
+            "jobs": lock.jobs, "unfinished": [{"game": g, "why": why} for g, why in lock.unfinished],
+            "resynced": [{"game": g, "why": why} for g, why in lock.resynced]},
         "steps_per_s": round(lock.steps_per_s, 1) if lock else None,
         "clauses": run.clauses(),
         "deviations": [d.as_dict() for d in run.deviations],

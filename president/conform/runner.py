@@ -17,6 +17,7 @@ from typing import Any, Iterable
 from ..scenarios.model import MalformedReply, Mismatch, Scenario, ScenarioRun, build_scenarios, missing_requirement
 from ..spec import Spec
 from ..protocol.client import Client, ProtocolViolation, RunStopped
+from ..scenarios.sizes import is_refused_start, movable_reason, native_players, sized
 from .diagnose import Evidence, Finding, SchemaSampler, root_cause
 from .deals import declares_spec_shuffle
 from .trace import Trace
@@ -80,10 +81,43 @@ def select(scenarios: Iterable[Scenario], patterns: Iterable[str] = ()) -> list[
             if any(p in s.id or fnmatch.fnmatchcase(s.id, p) or fnmatch.fnmatchcase(s.clause, p) for p in pats)]
 
 
+def at_declared_size(sc: Scenario, options: dict[str, Any], spec: Spec | None = None) -> tuple[Scenario, str]:
+    """The scenario at a table size the engine declares: its own when declared, else the smallest
+    declared size it moves to (president.scenarios.sizes); with why not, when it cannot be moved."""
+    declared = options.get("players")
+    if not isinstance(declared, list) or not declared:
+        return sc, ""
+    n0 = native_players(sc)
+    if n0 in declared:
+        return sc, ""
+    if not is_refused_start(sc) and missing_requirement(options, tuple(r for r in sc.requires if r[0] != "players")):
+        return sc, ""  # another option is missing: that is the skip's reason
+    if spec is None:
+        from ..spec import default_spec
+        spec = default_spec()
+    if is_refused_start(sc) and not spec.players.min <= n0 <= spec.players.max:
+        return sc, ""  # a table size out of range: its refusal is what it tests
+    reasons = []
+    for n in sorted(x for x in declared if isinstance(x, int) and not isinstance(x, bool) and x > n0):
+        found = sized(spec, sc, n)
+        if found.scenario is not None:
+            return found.scenario, ""
+        reasons.append(found.short if movable_reason(sc) else f"not at {n}: {found.short}")
+    if not reasons:
+        reasons.append(movable_reason(sc) or f"an example for {n0} players is not moved to a smaller table")
+    return sc, reasons[0]
+
+
 def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = None,
-                 validate: Any = None) -> ScenarioResult:
+                 validate: Any = None, spec: Spec | None = None) -> ScenarioResult:
+    """Run one scenario; when the engine does not declare its table size, at one it declares."""
+    not_moved = ""
+    if options is not None:
+        sc, not_moved = at_declared_size(sc, options, spec)
     res = ScenarioResult(sc.id, sc.clause, sc.section, sc.name, "pass")
     why = missing_requirement(options or {}, sc.requires) if options is not None else None
+    if why and not_moved:
+        why = f"{why} ({not_moved})"
     if why:
         res.outcome, res.message = "skip", why
         res.steps = [(op.kind, op.text, "skipped") for op in sc.ops]
@@ -157,7 +191,7 @@ def run_scenarios(client: Client, spec: Spec, patterns: Iterable[str] = (),
     if ai is None:
         ai = options is None or bool((options or {}).get("ai"))
     validate = SchemaSampler()
-    return [run_scenario(client, sc, options, validate) for sc in select(build_scenarios(spec), patterns)
+    return [run_scenario(client, sc, options, validate, spec) for sc in select(build_scenarios(spec), patterns)
             if ai or not is_ai(sc)]
 
 

@@ -162,21 +162,26 @@ def _keep_seats(requests: Requests, kept: list[int]) -> Requests | None:
     out = copy.deepcopy(requests)
     out[0]["hands"] = [out[0]["hands"][s] for s in seats]
     out[0]["config"]["players"] = len(seats)
-    for r in out[1:]:
+    kept = [out[0]]
+    for i, r in enumerate(out[1:], start=1):
         if r["cmd"] == "deal":
             return None
         p = r.get("player")
         if isinstance(p, int):
             if p not in new:
-                return None
+                if i == len(out) - 1:
+                    return None
+                continue  # a removed seat's acts go with it (its cards went with its hand)
             r["player"] = new[p]
-    return out
+        kept.append(r)
+    return kept
 
 
 def shrink(ev: Evidence, engine: Client, rules: Ruleset | None = None, budget_s: float = 8.0,
            variant: dict[str, Any] | None = None) -> Requests | None:
     """The smallest game (requests) found that still diverges on `ev.clause`, or None."""
     rules = rules or Ruleset.from_spec()
+    variant = {**(ev.variant or {}), **(variant or {})} or None  # the house rules it was found under, too
     reqs = list(ev.requests)
     if not reqs or reqs[0].get("cmd") != "new_game" or "hands" not in reqs[0]:
         return None
@@ -192,6 +197,7 @@ def shrink(ev: Evidence, engine: Client, rules: Ruleset | None = None, budget_s:
     reqs = kept if s.still(kept) else reqs
     if not s.still(reqs):
         return None
+    reqs = _jump(reqs, s, variant) or reqs
     size = None
     while s.left() and size != _size(reqs):
         size = _size(reqs)
@@ -215,14 +221,82 @@ def shrink(ev: Evidence, engine: Client, rules: Ruleset | None = None, budget_s:
     return reqs
 
 
+def _jump(reqs: Requests, s: Shrinker, variant: dict[str, Any] | None) -> Requests | None:
+    """The game started afresh at a later trick: the hands held then (seats that went out left
+    out), turned so that the trick's leader is seat 0, who leads a new game. Tried from the last
+    trick before the divergence backwards; the first that still diverges is kept."""
+    if (with_variant(reqs[0], variant)["config"].get("first_lead") or "seat0") != "seat0":
+        return None
+    ref = Session(s.rules)
+    starts: list[tuple[int, dict[str, Any]]] = []
+    for i, req in enumerate(reqs[:-1]):
+        reply = ref.handle(with_variant(req, variant))
+        if req["cmd"] == "deal" or not reply.get("ok") or "state" not in reply:
+            starts = [] if req["cmd"] == "deal" else starts
+            continue
+        st = reply["state"]
+        if i > 0 and st["phase"] == "play" and st["trick"] is None and st["order"] == "normal" and st["to_act"] is not None:
+            starts.append((i, st))
+    for i, st in reversed(starts):
+        if not s.left():
+            return None
+        seats = [p for p in range(len(st["hands"])) if st["hands"][p]]
+        if len(seats) < s.min_players or any(r.get("cmd") == "deal" for r in reqs[i + 1:]):
+            continue
+        lead = seats.index(st["to_act"])
+        order = seats[lead:] + seats[:lead]
+        new = {p: k for k, p in enumerate(order)}
+        first = copy.deepcopy(reqs[0])
+        first["hands"] = [list(st["hands"][p]) for p in order]
+        first["config"]["players"], first["config"]["deals"] = len(order), 1
+        rest = copy.deepcopy(reqs[i + 1:])
+        if any(isinstance(r.get("player"), int) and r["player"] not in new for r in rest):
+            continue
+        for r in rest:
+            if isinstance(r.get("player"), int):
+                r["player"] = new[r["player"]]
+        trial = [first] + rest
+        if s.still(trial):
+            return trial
+    return None
+
+
+def shrink_seeded(ev: Evidence, engine: Client, rules: Ruleset, variant: dict[str, Any] | None = None
+                  ) -> tuple[Requests, list[Op]] | None:
+    """A seeded deal that breaks the dealing rules: the smallest table (one deal) where the engine's
+    own deal from that seed still shows it, with the hand sizes the reference deals as the check."""
+    from .diagnose import check_seeded
+
+    first = ev.requests[-1] if ev.requests else {}
+    if first.get("cmd") != "new_game" or "seed" not in first:
+        return None
+    for players in range(rules.spec.players.min, rules.spec.players.max + 1):
+        req = {"cmd": "new_game", "config": {**first["config"], "players": players, "deals": 1}, "seed": first["seed"]}
+        try:
+            reply = engine.pipeline([req])[0]
+        except ProtocolViolation:
+            return None
+        if not (isinstance(reply, dict) and isinstance(reply.get("ok"), bool)):
+            return None
+        finding, expected, _ = check_seeded(with_variant(req, variant), Session(rules), reply, None, rules)
+        if finding is not None and finding.clause == ev.clause and expected.get("ok"):
+            ops = table_ops(with_variant(req, variant)["config"]) + [Op.of("seed", seed=req["seed"]), Op.of("start"),
+                                                                     Op.of("hand-sizes", sizes=[
+                                                                         len(h) for h in expected["state"]["hands"]])]
+            return [req], ops
+    return None
+
+
 def _size(reqs: Requests) -> tuple[int, int, int]:
     return len(reqs), len(reqs[0]["hands"]), sum(len(h) for h in reqs[0]["hands"])
 
 
 def size_of(reqs: Requests) -> dict[str, int]:
     """Seats, plays (accepted acts and deals before the last request) and cards of a game."""
-    return {"seats": len(reqs[0]["hands"]), "plays": sum(r["cmd"] in ("act", "deal") for r in reqs[1:-1]),
-            "cards": sum(len(h) for h in reqs[0]["hands"])}
+    hands = reqs[0].get("hands")
+    seats = len(hands) if hands is not None else int((reqs[0].get("config") or {}).get("players") or 0)
+    return {"seats": seats, "plays": sum(r.get("cmd") in ("act", "deal") for r in reqs[1:-1]),
+            "cards": sum(len(h) for h in hands) if hands is not None else 0}  # 0: dealt from a seed
 
 
 # --- as scenario steps ------------------------------------------------------------------

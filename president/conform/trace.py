@@ -36,3 +36,16 @@ class Trace:
             if req.get("cmd") == "new_game":
                 return dict(req.get("config") or {})
         return {}
+
+    def explicit_requests(self) -> list[Request]:
+        """The requests with a seeded `new_game` replaced by one with the hands the engine dealt
+        (a seed belongs to the engine: replayed on the reference, its own shuffle would deal others).
+        A seeded later `deal` stays as it is: its cards before the exchange are not in any reply."""
+        out = []
+        for req, reply in self.steps:
+            if (req.get("cmd") == "new_game" and "seed" in req and "hands" not in req and isinstance(reply, dict)
+                    and reply.get("ok") and isinstance(reply.get("state"), dict)):
+                req = {**{k: v for k, v in req.items() if k != "seed"}, "hands": reply["state"]["hands"]}
+            out.append(req)
+        return out
+

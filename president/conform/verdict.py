@@ -255,16 +255,28 @@ def shrink_deviation(dev: Deviation, engine: Client, rules: Ruleset, budget: flo
                      variant: dict[str, Any] | None = None) -> None:
     """The minimal scenario of a deviation (its samples tried in turn within `budget` seconds),
     run again against the engine: `confirmed` when it still shows the deviation there."""
-    from .shrink import confirm, gherkin_of, minimal_scenario, shrink, size_of
+    from ..scenarios.model import Scenario
+    from .shrink import confirm, gherkin_of, minimal_scenario, shrink, shrink_seeded, size_of
 
     t0 = time.perf_counter()
-    for ev in dev.samples:
+    for ev in sorted(dev.samples, key=lambda e: len(e.requests)):  # the shortest games first
         left = budget - (time.perf_counter() - t0)
         if left <= 0:
             break
+        seeded = shrink_seeded(ev, engine, rules, variant)
+        if seeded is not None:  # a seeded deal: the smallest table where the engine's own deal shows it
+            small, ops = seeded
+            title = dev.house_rule.sentence if dev.house_rule else (dev.description or dev.evidence)
+            scenario = Scenario(f"{dev.clause}/minimal", dev.clause, dev.clause.split(".")[0], title, tuple(ops))
+            dev.confirmed = confirm(scenario, engine)
+            dev.original_size, dev.minimal_size = size_of(ev.requests), size_of(small)
+            dev.gherkin = (f"  # the engine differs: {dev.evidence}\n  @{dev.clause}"
+                           + (" @confirmed" if dev.confirmed else "") + "\n" + gherkin_of(scenario))
+            break
         small = shrink(ev, engine, rules, budget_s=left, variant=variant)
         if small:
-            scenario = minimal_scenario(small, engine, rules, ev.clause, dev.title or dev.evidence, variant)
+            found_under = {**(getattr(ev, "variant", None) or {}), **(variant or {})} or None
+            scenario = minimal_scenario(small, engine, rules, ev.clause, dev.title or dev.evidence, found_under)
             dev.confirmed = confirm(scenario, engine)
             dev.original_size, dev.minimal_size = size_of(ev.requests), size_of(small)
             dev.gherkin = (f"  # the engine differs: {_cut(dev.evidence, LINE - 24)}\n  @{ev.clause}"

@@ -21,16 +21,19 @@ PLACEHOLDER_NOTES: dict[str, str] = {
     "min": "a number from the spec (digits, written left to right)",
     "max": "a number from the spec (digits, written left to right); with ngettext, it also picks the plural form",
     "num": "the number that picks the plural form (digits)",
-    "card": "a card code such as 3♣ (rank, then the suit symbol of msgctxt 'suit'), kept left to right",
+    "card": ("a card as msgctxt 'card' renders it in this language, kept left to right: ar and ru write "
+             "the code (3♣), el, hy and hi words (el '3 σπαθί', hy '3 խաչը', which already carries the "
+             "article, hi 'चिड़ी का 3'); fit the sentence around the phrase, add no article or case ending to it"),
     "rank": "a rank symbol of the spec (3 … 10, V, D, R, A, 2)",
     "suit": "the translation of the suit symbol (msgctxt 'suit')",
     "order": "the ranks from weakest to strongest, joined by the translation of msgctxt 'separator in a rank order'",
     "top": "the strongest rank symbol in the normal order (e.g. 2)",
     "bottom": "the weakest rank symbol in the normal order (e.g. 3)",
-    "deals": ("the number of deals as a phrase: the translation of 'one deal' or '%(num)d deal(s)' "
-              "(msgctxt 'number of deals'), inserted unchanged: translate that phrase in the grammatical "
-              "case the sentences using it need (in English both follow 'after'; Russian: genitive, "
-              "одного раунда)"),
+    "deals": ("the number of deals as a phrase, inserted unchanged: the translation of 'one deal' or "
+              "'%(num)d deal(s)' under msgctxt 'number of deals: the game ends after' in 'The game ends "
+              "after %(deals)s.', under msgctxt 'number of deals' in the sentence ending 'by default': "
+              "translate each phrase in the grammatical case its sentence needs (Russian: genitive, "
+              "одного раунда; Arabic after بعد: جولتين, after وهو: جولتان)"),
     "less": "the phrase of msgctxt 'points fewer per place' (e.g. 'one point less'), inserted unchanged",
     "lowest": "the phrase of msgctxt 'points of the last place' (e.g. 'one point'), inserted unchanged",
     "best": "the phrase of msgctxt \"exchange: the giver's best cards\" (e.g. 'their two best cards'), inserted unchanged",
@@ -46,10 +49,19 @@ PLACEHOLDER_NOTES: dict[str, str] = {
     "setting": "an option as written in the protocol, e.g. revolution=false (never translated)",
     "n": "the fewest cards of a run (combinations.min_run of the spec, digits)",
     "variant": ("a locked variant as translated under msgctxt 'locked variant' (equality, the joker, "
-                "the ladder), its first letter capitalized: the subject of the sentence"),
-    "first": "the first of two locked variants (msgctxt 'locked variant'), its first letter capitalized",
-    "second": "the second of two locked variants (msgctxt 'locked variant'), as translated",
+                "the ladder), its first letter capitalized; " + "{agree}"),
+    "first": "the first of two locked variants (msgctxt 'locked variant'), its first letter capitalized; {agree}",
+    "second": "the second of two locked variants (msgctxt 'locked variant'), as translated; {agree}",
 }
+
+#: Placeholders filled with a word shared by several options: the messages using them come once per
+#: option (msgctxt 'option <name>' or 'options <a>, <b>'), so each translation can agree with its word;
+#: `president check` holds the templates to that (president/i18n/lint.py: `option_messages`).
+OPTION_WORD_PLACEHOLDERS = frozenset({"variant", "first", "second"})
+OPTION_WORD_NOTE = ("this message exists once per option (see msgctxt): make the sentence agree with that "
+                    "option's word (gender, number)")
+for _name in OPTION_WORD_PLACEHOLDERS:
+    PLACEHOLDER_NOTES[_name] = PLACEHOLDER_NOTES[_name].replace("{agree}", OPTION_WORD_NOTE)
 
 _GETTEXT = {"_": 1, "gettext": 1, "ngettext": 1, "pgettext": 2, "npgettext": 2}
 _CLAUSE_ID = re.compile(r"^[a-z]+(\.[a-z0-9]+(-[a-z0-9]+)*)+$")

@@ -97,6 +97,14 @@ def _spec_rel(spec: Spec) -> str:
     return f"spec/{path.name}" if path.parent.name == "spec" else "spec/president.yaml"
 
 
+#: Notes of the on/off words: one word serves every option phrase (`president check` holds the phrases
+#: to the frame, president/i18n/optionwords.py).
+ON_OFF_NOTE = ("the word of msgctxt 'word-on' or 'word-off', the same for every option, so nothing may "
+               "agree with it: write the option's name, a colon, then the word (ru 'равенство: {x:OnOff}')")
+WORD_NOTE = ("the on/off word of every option phrase (msgctxt opt-revolution, opt-equality, "
+             "opt-sequences, opt-leader-may-pass): a form that agrees with none of them (ru вкл./выкл.)")
+
+
 def template_messages(spec: Spec) -> list[tuple[str, str, list[str], list[Location]]]:
     """(msgctxt, msgid, auto comments, `#:` references) of every message of the steps domain."""
     import president.scenarios.steps as steps_module
@@ -107,7 +115,10 @@ def template_messages(spec: Spec) -> list[tuple[str, str, list[str], list[Locati
     for t in STEP_TEMPLATES:
         note = (f"step phrase ({t.kind}); keep every {{field:Type}}, in any order" if t.kind != "fragment"
                 else "a piece of other step phrases")
-        out.append((t.key, t.text, [note], in_steps(f'StepTemplate("{t.key}",')))
+        notes = [note] + [f"{{{f}:OnOff}}: {ON_OFF_NOTE}" for f in t.fields if f"{{{f}:OnOff}}" in t.text]
+        if t.key in ("word-on", "word-off"):
+            notes.append(WORD_NOTE)
+        out.append((t.key, t.text, notes, in_steps(f'StepTemplate("{t.key}",')))
     out += [("level", level, ["AI level name inside step phrases"], in_spec(f"{{id: {level},")) for level in LEVELS]
     rel = _spec_rel(spec)
     scenarios: dict[str, tuple[list[str], list[Location]]] = {}

@@ -1,12 +1,15 @@
 """The termbase (locales/termbase.yaml): for each concept, the term each published sheet uses.
 
 `load_termbase(root)` reads it; `term_hits(termbase, lang, msgid, msgstr, published)` says where
-a translation names a concept with another word than the published one. `president check`
-runs it over every rules and steps message (president/project/terms_check.py).
+a translation names a concept with another word than the published one (an `avoid` word), or
+without the published term at all (matched through its inflections: `forms` in the termbase, or
+the term's stem, see `stem`). `president check` runs it over every rules and steps message
+(president/project/terms_check.py).
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +19,7 @@ from ..errors import Problem
 from .catalogs import BuildError
 
 TERMBASE = Path("locales") / "termbase.yaml"
+_PLACEHOLDERS = re.compile(r"%\(\w+\)[sd]|\{\w+(?::\w+)?\}")
 
 
 @dataclass(frozen=True)
@@ -25,6 +29,14 @@ class Term:
     term: str
     also: re.Pattern[str] | None = None
     avoid: re.Pattern[str] | None = None
+    forms: re.Pattern[str] | None = None  # the inflections of the term; None: its stem (see `stem`)
+
+    def used_in(self, text: str) -> bool:
+        """The translation uses the term, in any inflection."""
+        if self.forms is not None:
+            return self.forms.search(text) is not None
+        folded = fold(self.lang, text)
+        return all(stem(self.lang, w) in folded for w in fold(self.lang, self.term).split())
 
 
 @dataclass(frozen=True)
@@ -32,8 +44,43 @@ class Termbase:
     names: dict[str, re.Pattern[str]]  # concept -> how an English msgid names it
     terms: dict[tuple[str, str], Term]  # (concept, lang) -> term
 
+    skip_contexts: frozenset[str] = frozenset()  # msgctxts whose messages name no game concept
+
     def concepts_named(self, english: str) -> list[str]:
-        return [c for c, pat in self.names.items() if pat.search(english)]
+        bare = _PLACEHOLDERS.sub(" ", english)  # {seats:Numbers} names no seat
+        return [c for c, pat in self.names.items() if pat.search(bare)]
+
+
+# Endings stripped from a term to find its inflections (a simple stem match per language): the
+# longest ending that leaves at least three letters goes; the rest must occur in the translation.
+_ENDINGS = {
+    "ru": ("ами", "ями", "ов", "ей", "ом", "ем", "ам", "ах", "а", "я", "о", "е", "у", "ю", "ы", "и", "ь", "й"),
+    "el": ("εσ", "οσ", "ησ", "ασ", "ων", "α", "η", "ο", "ι", "ε"),  # folded: no accents, ς -> σ
+    "hy": ("ում", "ուն", "ներ", "եր", "ը", "ն", "ի", "ալ", "ել"),  # վերցում / վերցման, -ություն / -ության
+    "ar": ("ات", "ون", "ين", "ة"),
+    "hi": ("ों", "ें", "ा", "े", "ी"),
+}
+_PREFIXES = {"ar": ("ال",)}
+
+
+def fold(lang: str, text: str) -> str:
+    """Case-folded text; Greek without accents (inflection moves them: μπάζα, μπαζών)."""
+    text = text.casefold()
+    if lang == "el":
+        text = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+    return text
+
+
+def stem(lang: str, word: str) -> str:
+    """The part of a (folded) word that its inflections keep: раунд -> раунд, διανομη -> διανομ,
+    վերցում -> վերց, الجولة -> جول, चौका -> चौक."""
+    for prefix in _PREFIXES.get(lang, ()):
+        if word.startswith(prefix) and len(word) - len(prefix) >= 3:
+            word = word[len(prefix):]
+    for ending in sorted(_ENDINGS.get(lang, ()), key=len, reverse=True):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            return word[:-len(ending)]
+    return word
 
 
 def termbase_path(root: Path) -> Path:
@@ -59,11 +106,12 @@ def load_termbase(root: Path) -> Termbase | None:
                     continue
                 terms[(concept, lang)] = Term(concept, lang, t["term"],
                                               re.compile(t["also"]) if t.get("also") else None,
-                                              re.compile(t["avoid"]) if t.get("avoid") else None)
+                                              re.compile(t["avoid"]) if t.get("avoid") else None,
+                                              re.compile(t["forms"], re.I) if t.get("forms") else None)
     except (KeyError, TypeError, AttributeError, re.error) as exc:
         raise BuildError([Problem(str(path), None, "", f"malformed termbase entry: {exc!r}",
-                                  "each concept needs `en` and, per language, `term` (and optional `also`, `avoid`)")]) from None
-    return Termbase(names, terms)
+                                  "each concept needs `en` and, per language, `term` (and optional `also`, `avoid`, `forms`)")]) from None
+    return Termbase(names, terms, frozenset((data or {}).get("skip_contexts", ())))
 
 
 def term_hits(tb: Termbase, lang: str, msgid: str, msgstr: str, published: bool) -> list[str]:
@@ -80,6 +128,7 @@ def term_hits(tb: Termbase, lang: str, msgid: str, msgstr: str, published: bool)
         checks = [(t.avoid, "")]
         if not published:
             checks.append((t.also, " (the published sheet uses it in places, but its term is the one to use)"))
+        wrong = None
         for pattern, why in checks:
             if pattern is None:
                 continue
@@ -90,6 +139,10 @@ def term_hits(tb: Termbase, lang: str, msgid: str, msgstr: str, published: bool)
             if any(pattern.search(tb.terms[(o, lang)].term) for o in named
                    if o != concept and (o, lang) in tb.terms):
                 continue
-            out.append(f"names {concept!r} with {m.group(0)!r}{why}; the published sheet says {t.term!r}")
+            wrong = f"names {concept!r} with {m.group(0)!r}{why}; the published sheet says {t.term!r}"
             break
+        if wrong is None and not published and not t.used_in(msgstr):  # the published text is the reference
+            wrong = f"names {concept!r} without the published term {t.term!r} (in any inflection)"
+        if wrong is not None:
+            out.append(wrong)
     return out

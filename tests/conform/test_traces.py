@@ -25,3 +25,15 @@ def test_scenarios_keep_their_trace():
     results = run_scenarios(InProcessClient(), SPEC, ["play.count-matches"], options={})
     assert results and all(r.trace is not None and r.trace.source == r.id for r in results)
     assert all(r.trace.steps[0][0]["cmd"] == "new_game" for r in results if r.outcome != "skip")
+
+
+def test_a_seeded_game_replays_with_the_hands_the_engine_dealt():
+    from president.conform.trace import Trace
+
+    engine = Session()
+    req = {"cmd": "new_game", "config": {"players": 3}, "seed": 4}
+    reply = engine.handle(req)
+    t = Trace("game 0", steps=[(req, reply), ({"cmd": "legal"}, engine.handle({"cmd": "legal"}))])
+    first = t.explicit_requests()[0]
+    assert "seed" not in first and first["hands"] == reply["state"]["hands"]
+    assert Session().handle(first)["state"] == reply["state"]
