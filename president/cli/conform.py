@@ -38,6 +38,27 @@ class NoScenario(PresidentError):
                          "a pattern matches a part of the id or globs it, e.g. -k 'play.*')")
 
 
+def clause_titles(lang: str) -> Callable[[str], str]:
+    """A clause title in `lang` (the `steps` catalog translates them; English is the spec's own)."""
+    if lang == "en":
+        return lambda title: title
+    from ..i18n.steps_catalog import step_language
+    try:
+        steps = step_language(None, lang)
+    except Exception:  # noqa: BLE001 - a pseudo-locale or a missing catalog: the spec's own titles
+        return lambda title: title
+    return lambda title: steps.text("clause", title)
+
+
+def _retitled(run: "Run", lang: str) -> "Run":
+    """The run with its deviations titled in `lang` (the --html sheet's language)."""
+    translate = clause_titles(lang)
+    titles = {c.id: translate(c.title) for c in run.spec.clauses}
+    for d in run.deviations:
+        d.title = titles.get(d.clause, d.title)
+    return run
+
+
 def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patterns: tuple[str, ...] = (),
                 timeout: float = 5.0, spec_path: Path | None = None, in_process: bool = False,
                 lang: str = "en", shrink: float = 8.0, hung_after: int = 3, budget: float | None = None,
@@ -50,7 +71,7 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
     from ..conform.lockstep import run_lockstep
     from ..conform.report import Run
     from ..conform.runner import handshake, is_ai, run_scenario, select
-    from ..conform.verdict import diagnose_run, protocol_notes
+    from ..conform.verdict import diagnose_fit, protocol_notes
     from ..conform.diagnose import SchemaSampler
     from ..conform.jobs import run_parallel
     from ..game.engine import Ruleset
@@ -82,17 +103,20 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
                             progress=lambda g: progress("lock-step games", g, games), jobs=jobs,
                             factory=factory) if games > 0 else None
         progress("diagnosis", 0, 0)
-        deviations = diagnose_run(results, lock, options, Ruleset.from_spec(spec), client, shrink)
+        deviations, fitted = diagnose_fit(results, lock, options, Ruleset.from_spec(spec), client, shrink,
+                                          clause_titles(lang))
     finally:
         client.close()
     run = Run(spec, results, lock, hello, getattr(client, "label", engine or "reference"), deviations,
-              protocol_notes(results, lock), ai_run)
+              protocol_notes(results, lock), ai_run, fitted)
     run.faults = client.fault_report() if hasattr(client, "fault_report") else []  # type: ignore[attr-defined]
     return run
 
 
 @click.command()
-@click.option("--engine", "engine", metavar="CMD", help="Engine command speaking protocol v1 (default: the reference).")
+@click.option("--engine", "engines", metavar="CMD", multiple=True,
+              help="Engine command speaking protocol v1 (default: the reference). Repeat it to compare several "
+                   "engines: --json and --html then write one clause x engine table.")
 @click.option("--games", "-n", type=click.IntRange(min=0), default=200, show_default=True,
               help="Random lock-step games; 0 runs the scenarios alone.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the lock-step games.")
@@ -121,7 +145,7 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
 @click.option("--jobs", "-j", type=click.IntRange(min=1, max=64), default=1, show_default=True,
               help="Run scenarios and lock-step games over N engine processes (same results as 1).")
 @click.option("-v", "--verbose", is_flag=True, help="List every clause, also those without scenarios.")
-def conform(engine: str | None, games: int, seed: int, patterns: tuple[str, ...], timeout: float, hung_after: int,
+def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str, ...], timeout: float, hung_after: int,
             budget: float | None, junit: Path | None, json_path: Path | None, cucumber_json: Path | None,
             report_lang: str, html_path: Path | None, spec_path: Path | None, verbose: bool, lang: str,
             shrink: float, jobs: int) -> None:
@@ -139,6 +163,14 @@ def conform(engine: str | None, games: int, seed: int, patterns: tuple[str, ...]
     outputs = {"--junit": junit, "--json": json_path, "--cucumber-json": cucumber_json, "--html": html_path}
     for option, path in outputs.items():
         check_output(path, option)
+    if len(engines) > 1:
+        if junit or cucumber_json:
+            raise click.UsageError("--junit and --cucumber-json report one engine; with several --engine, "
+                                   "use --json and --html (one clause x engine table)")
+        _side_by_side(engines, json_path, html_path, games=games, seed=seed, patterns=patterns, timeout=timeout,
+                      spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget, jobs=jobs)
+        return
+    engine = engines[0] if engines else None
     bar = ProgressLine()
     try:
         run = conform_run(engine, games, seed, patterns, timeout, spec_path, lang=lang, shrink=shrink,
@@ -161,15 +193,16 @@ def conform(engine: str | None, games: int, seed: int, patterns: tuple[str, ...]
     else:
         from ..conform.localized import localized_summary
         click.echo(localized_summary(run.spec, run.results, run.lock, run.engine, lang, verbose))
-        if run.deviations:  # the diagnosis is in English (clause ids, house-rule options, Gherkin in English)
-            click.echo("\n".join([""] + report.deviation_lines(run)))
+        if run.deviations or run.fit is not None:  # clause titles in LANG, the rest in English (ids, options, Gherkin)
+            click.echo("\n".join([""] + report.first_screen(run)[1:-1] + [""] + report.deviation_lines(run)))
     data = report.json_report(run)
     data["protocol_faults"] = list(faults)
     texts = {
         "--json": lambda: json.dumps(data, indent=2, ensure_ascii=False) + "\n",
         "--junit": lambda: report.junit_xml(run),
         "--cucumber-json": lambda: json.dumps(report.cucumber_json(run.spec, run.results), indent=2) + "\n",
-        "--html": lambda: report.annotated_sheet_html(run, report_lang, *_sheet(run.spec, report_lang)),
+        "--html": lambda: report.annotated_sheet_html(_retitled(run, report_lang), report_lang,
+                                                      *_sheet(run.spec, report_lang)),
     }
     try:
         for option, path in outputs.items():
@@ -178,6 +211,46 @@ def conform(engine: str | None, games: int, seed: int, patterns: tuple[str, ...]
     except PresidentError as exc:
         raise click.ClickException(str(exc)) from None
     if run.failing or faults:
+        raise SystemExit(1)
+
+
+def _run_or_exit(engine: str, **kwargs) -> "Run":
+    from ..protocol.client import EngineStartError
+    from ..conform.runner import HandshakeError
+
+    bar = ProgressLine()
+    try:
+        return conform_run(engine, progress=bar.update, **kwargs)
+    except NoScenario as exc:
+        raise click.UsageError(str(exc)) from None
+    except EngineStartError as exc:
+        raise click.BadParameter(str(exc), param_hint="--engine") from None
+    except HandshakeError as exc:
+        raise click.ClickException(f"handshake with {engine} failed: {exc} (see docs/protocol.md, hello)") from None
+    except PresidentError as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        bar.clear()
+
+
+def _side_by_side(engines: tuple[str, ...], json_path: Path | None, html_path: Path | None, **kwargs) -> None:
+    """Several engines: each one's first screen, then one clause x engine table (text, --json, --html)."""
+    from ..conform import report
+    from ..conform.matrix import matrix, matrix_html, matrix_text
+
+    runs = [_run_or_exit(engine, **kwargs) for engine in engines]
+    for run in runs:
+        click.echo("\n".join(report.first_screen(run)) + "\n")
+    table = matrix(runs)
+    click.echo(matrix_text(table))
+    try:
+        if json_path is not None:
+            write_output(json_path, json.dumps(table, indent=2, ensure_ascii=False) + "\n", "--json")
+        if html_path is not None:
+            write_output(html_path, matrix_html(table), "--html")
+    except PresidentError as exc:
+        raise click.ClickException(str(exc)) from None
+    if any(run.failing for run in runs):
         raise SystemExit(1)
 
 

@@ -122,7 +122,7 @@ def state_clause(before: dict[str, Any] | None, req: dict[str, Any], exp: dict[s
         return ("setup.first-lead" if "to_act" in fields else "setup.partial-hands"), fields[0]
     if cmd == "deal" or (before or {}).get("phase") == "exchange":
         if "hands" in fields:
-            return ("exchange.best" if cmd == "deal" else "exchange.order"), "hands"
+            return (_deal_exchange(before, e, a) if cmd == "deal" else "exchange.order"), "hands"
         return "exchange.order", fields[0]
     for f in ("phase", "finished"):
         if f in fields:
@@ -149,6 +149,16 @@ def state_clause(before: dict[str, Any] | None, req: dict[str, Any], exp: dict[s
             return "flow.trick-won", "to_act"
         return "turn.order", "to_act"
     return "flow.follow", fields[0]
+
+
+def _deal_exchange(before: dict[str, Any] | None, e: dict[str, Any], a: dict[str, Any]) -> str:
+    """The exchange clause of a later deal whose hands differ: the vice places' swap when only the
+    second and the second-to-last of the previous ranking hold other cards, else the best cards."""
+    ranking = list((before or {}).get("finished") or [])
+    differ = {s for s, (x, y) in enumerate(zip(e.get("hands") or [], a.get("hands") or [])) if x != y}
+    if len(ranking) >= 4 and differ and differ <= {ranking[1], ranking[-2]}:
+        return "exchange.vice"
+    return "exchange.best"
 
 
 def diverge(req: dict[str, Any], expected: dict[str, Any], actual: dict[str, Any],

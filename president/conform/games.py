@@ -22,16 +22,15 @@ from ..game.position import PositionError, game_from_state
 from ..protocol.client import Client, ProtocolViolation
 from ..protocol.server import Session
 from ..scenarios.model import action_notation, canonical_state, card_key, check_state_shape, notation_action
-from ..spec import Spec
+from ..spec import Spec, default_spec
 from .deals import declares_spec_shuffle, is_seeded
 from .diagnose import (Evidence, Finding, SchemaSampler, check_seeded, diverge, note_kind, representation_notes,
                        rule_view)
-from .houserules import HOUSE_RULES, explain
 from .records import Divergence, GameRecord
 from .trace import Trace
 
-#: Protocol option names of the house rules (docs/protocol.md), besides revolution and deals.
-HOUSE_OPTIONS = tuple(dict.fromkeys(r.option for r in HOUSE_RULES if r.option not in ("revolution", "deals")))
+#: Protocol option names of the house rules (docs/protocol.md): the spec's options but revolution and deals.
+HOUSE_OPTIONS = tuple(o.name for o in default_spec().options if o.name not in ("revolution", "deals"))
 
 MAX_ADOPT = 400  # adoptions of the engine's state in one game; then the game stops (reported)
 MAX_REQUESTS = 40_000  # requests in one game, likewise
@@ -433,7 +432,7 @@ class Game:
 
     def _diverged(self, index: int, req: dict[str, Any], expected: dict[str, Any], actual: Any,
                   finding: Finding) -> None:
-        """Record a divergence; explain it by a house rule while the game still replays from new_game."""
+        """Record a divergence (the variant that explains it is fitted over all traces afterwards)."""
         div = Divergence(self.rec.number, self.rec.seed, index, req, finding.message,
                          kind="error" if finding.kind == "protocol" else "fail", clause=finding.clause,
                          engine_error=finding.engine_error, deal=self._deal())
@@ -449,14 +448,9 @@ class Game:
         div.evidence = Evidence(list(self.history), expected, actual, rule_view(self.before) if self.before else None,
                                 finding.clause, {**self.table.variant, **self.explained} or None)
         div.replayable = not self.secret  # the shrinker replays it, adopting the engine's state where fields differ
-        if self.explainable:
-            rule = explain(div.evidence, replay_on_reference(self.rules), self.table.ref_options,
-                           {**self.table.variant, **self.explained})
-            if rule is not None:
-                self.explained[rule.option] = rule.value
-                div.rule, div.followed = rule.label, True
-            else:
-                self.explainable = False  # the reference now goes on from the engine's state, not its own
+        # which variant explains it is fitted afterwards, over every trace (`fit`): the reference now
+        # goes on from the engine's state, not its own
+        self.explainable = False
         self.segment = FIRST_SEGMENT_AFTER
 
     def _adopt(self, req: dict[str, Any], actual: dict[str, Any]) -> Session:

@@ -23,11 +23,8 @@ from ..game.engine import Ruleset
 from ..protocol.client import Client
 from ..spec import Spec
 from .games import HOUSE_OPTIONS, Game, Table, game_config, plan_game, random_hands, replay_on_reference
-from .houserules import HOUSE_RULES, describe
 from .jobs import run_parallel
 from .records import Deviation, Divergence, GameRecord, LockstepResult
-
-RULES_BY_LABEL = {r.label: r for r in HOUSE_RULES}
 
 __all__ = ["HOUSE_OPTIONS", "Deviation", "Divergence", "GameRecord", "LockstepResult", "game_config", "merge",
            "plan_game", "random_hands", "replay_on_reference", "run_lockstep"]
@@ -57,7 +54,7 @@ def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
 
 def merge(records: list[GameRecord], declared: set[str]) -> LockstepResult:
     """The run's result from its games, in game order: deviations keyed by clause and what
-    explains or describes them, each with the games and steps where it showed."""
+    breaks, each with the games and steps where it showed."""
     result = LockstepResult()
     for rec in records:
         result.games += 1
@@ -72,16 +69,13 @@ def merge(records: list[GameRecord], declared: set[str]) -> LockstepResult:
             result.unfinished.append((rec.number, rec.unfinished))
         result.resynced += [(rec.number, why) for why in rec.resynced]
         for div in rec.divergences:
-            rule = RULES_BY_LABEL.get(div.rule) if div.rule else None
+            result.divergent_games.add(rec.number)  # a declared variant is judged by the fit (`verdict`)
             if div.kind == "error" or div.evidence is None:
-                continue  # an engine error or a malformed reply: counted in `errors`
-            if rule is None or rule.option not in declared:
-                result.divergent_games.add(rec.number)  # a declared house rule is the engine's variant
-            seen = {d.description for d in result.deviations.values()}
-            key = (div.clause, rule.label if rule else describe(div.evidence, seen))
+                continue
+            key = (div.clause, "")
             dev = result.deviations.get(key)
             if dev is None:
-                dev = result.deviations[key] = Deviation(div.clause, rule, "" if rule else key[1], div)
+                dev = result.deviations[key] = Deviation(div.clause, None, "", div)
             else:
                 dev.steps += 1
             dev.games.add(div.game)

@@ -5,7 +5,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .diagnose import Evidence
-from .houserules import HouseRule
 from .trace import Trace
 
 
@@ -54,7 +53,7 @@ class Deviation:
     """One distinct rule difference: its clause, what explains or describes it, where it showed."""
 
     clause: str
-    house_rule: HouseRule | None
+    house_rule: Any  # None: the variant is fitted over all traces afterwards (`fit`)
     description: str
     first: Divergence
     steps: int = 1  # divergent requests

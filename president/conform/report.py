@@ -22,6 +22,7 @@ from .verdict import Deviation
 MARK = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "protocol": "PROTOCOL", "skip": "SKIP", "none": "----",
         "blocked": "BLOCKED", "variant": "VARIANT"}
 REQUEST_CHARS = 160
+LINE = 160  # the longest line of the text report, Gherkin steps aside
 SheetLines = list[tuple[tuple[str, ...], str]]
 
 
@@ -37,6 +38,7 @@ class Run:
     deviations: list[Deviation] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)
     ai_run: bool = True
+    fit: Any = None  # the fitted variant (`fit.Fit`), None when no trace was fitted
 
     @property
     def rule_results(self) -> list[ScenarioResult]:
@@ -60,14 +62,16 @@ class Run:
                     outcome = "variant"
             out[cid] = {"outcome": outcome, "passed": sum(r.outcome == "pass" for r in mine), "scenarios": len(mine),
                         "blocked_by": sorted({r.blocked_by for r in mine if r.blocked_by}),
-                        "deviations": [d.house_rule.label if d.house_rule else d.description for d in devs],
+                        "deviations": [d.house_rule or d.title for d in devs],
                         "reasons": sorted({x for r in mine for x in r.reasons})}
         return out
 
     @property
     def failing(self) -> bool:
         t = totals(self.results)
-        lock_bad = self.lock is not None and (self.lock.failed or self.lock.errors)
+        # a divergent lock-step game is a failure unless the variant the engine declares explains it
+        lock_bad = self.lock is not None and (self.lock.errors or (self.lock.failed and (
+            not self.deviations or any(not d.declared for d in self.deviations))))
         return bool(t["failed"] or t["errors"] or t["blocked"] or lock_bad
                     or any(not d.declared for d in self.deviations))
 
@@ -82,62 +86,82 @@ def _lock_line(lock: LockstepResult) -> str:
                                                   else ""))
 
 
+def _fit_lines(run: Run) -> list[str]:
+    fitted = run.fit
+    if fitted is None:
+        return []
+    if fitted.variant:
+        out = [cut(f"fitted variant: {fitted.line}", LINE), cut(f"  declare it in hello: {_hello(fitted)}", LINE)]
+    elif fitted.baseline:
+        out = ["fitted variant: none (no option value of the spec explains a deviation without adding others)"]
+    else:
+        out = ["fitted variant: the spec's defaults (no divergence)"]
+    for j in fitted.partly:
+        out.append(cut(f"  partly explained by {_label(j.variant)}: removes {', '.join(j.clauses('removed'))}; "
+                       f"adds {', '.join(j.clauses('added'))}", LINE))
+    return out
+
+
+def _hello(fitted: Any) -> str:
+    from .fit import hello_line
+    return hello_line(fitted.variant)
+
+
+def _label(variant: Any) -> str:
+    from .fit import label
+    return label(variant)
+
+
+def _weight(d: Deviation) -> str:
+    parts = [f"blocks {d.blocked} scenario(s)"] if d.blocked else []
+    parts += [f"{len(d.scenarios)} own scenario(s)"] if d.scenarios else []
+    parts += [f"{d.games} game(s)"] if d.games else []
+    return ", ".join(parts) or f"{d.steps} step(s)"
+
+
+def _verdict(d: Deviation) -> str:
+    if d.house_rule:
+        return f"explained by {d.house_rule}" + (" (declared)" if d.declared else "")
+    return "partly explained" if d.partly else "no house rule explains it"
+
+
+def root_cause_lines(run: Run) -> list[str]:
+    """The first screen: one line per root cause, ranked by blocked scenarios then divergent games."""
+    out = []
+    for i, d in enumerate(run.deviations, 1):
+        head = f"{i:>2}. {d.clause} [{_weight(d)}; {_verdict(d)}]: "
+        room = LINE - len(head)
+        title = d.title if len(d.title) <= room else d.title[:max(room - 3, 0)] + "..."
+        out.append(cut(head + title, LINE))
+    return out
+
+
 def deviation_lines(run: Run) -> list[str]:
     out = []
     for d in run.deviations:
-        what = (f"explained by house rule {d.house_rule.label}" + (" (declared)" if d.declared else
-                f"; declare it with {d.house_rule.hello_line}")) if d.house_rule else "no house rule explains it"
-        out.append(f"DEVIATION {d.clause}: {d.house_rule.sentence if d.house_rule else d.description or d.evidence}")
-        out.append(f"  {what}" + (f"; also breaks {', '.join(d.also)}" if d.also else ""))
+        out.append(cut(f"DEVIATION {d.clause}: {d.title}", LINE))
+        if d.house_rule:
+            what = f"explained by house rule {d.house_rule}" + (
+                " (declared)" if d.declared else f"; declare it with {d.hello_options}")
+        else:
+            what = "no house rule explains it"
+        out.append(cut(f"  {what}" + (f"; also breaks {', '.join(d.also)}" if d.also else ""), LINE))
+        out += [cut(f"  partly explained: {p}", LINE) for p in d.partly]
+        out.append(cut(f"  {d.difference}", LINE))
         counts = [f"{len(d.scenarios)} scenario(s) of its own"] if d.scenarios else []
         counts += [f"blocks {d.blocked} scenario(s)"] if d.blocked else []
-        counts += [f"{d.games} lock-step game(s), {d.steps} step(s)"] if d.games else []
+        counts += [f"{d.games} lock-step game(s), {d.steps} divergent step(s)"] if d.games else [
+            f"{d.steps} divergent step(s)"]
         out.append(f"  {', '.join(counts)}")
-        out.append(f"  evidence: {cut(d.evidence, 200)}" + (f"\n  engine said: {cut(d.engine_error, 200)}"
-                                                             if d.engine_error else ""))
+        out.append(cut(f"  evidence: {d.evidence}", LINE))
+        if d.engine_error:
+            out.append(cut(f"  engine said: {d.engine_error}", LINE))
         if d.gherkin:
             out.append("  minimal scenario:\n" + "\n".join("    " + line for line in d.gherkin.splitlines()))
     return out
 
 
-def summary_text(run: Run, verbose: bool = False) -> str:
-    spec, results, lock = run.spec, run.results, run.lock
-    out = [f"engine: {run.engine}"] if run.engine else []
-    for r in results:
-        if r.outcome in ("fail", "error", "protocol"):
-            out.append(f"{MARK[r.outcome]} {r.id}\n  at: {r.step}\n  {r.message}")
-            if r.root is not None and r.outcome == "fail":
-                out.append(f"  root cause: {r.root.text()}")
-            if r.details and verbose:
-                out.append("\n".join("  " + line for line in r.details.splitlines()))
-    blocked = Counter(r.blocked_by for r in results if r.outcome == "blocked")
-    for clause, n in blocked.most_common():
-        out.append(f"BLOCKED {n} scenario(s) by {clause}")
-    if run.deviations:
-        out += [""] + deviation_lines(run)
-    clauses = run.clauses()
-    out += ["", "clause                              outcome  scenarios  engine reasons"]
-    for cid, c in clauses.items():
-        if not c["scenarios"] and not verbose and c["outcome"] not in ("fail", "variant"):
-            continue
-        out.append(f"{cid:<36}{MARK[c['outcome']]:<9}{c['passed']}/{c['scenarios']:<9}{', '.join(c['reasons'])}")
-    for reason, n in Counter(r.message for r in results if r.outcome == "skip").most_common():
-        out.append(f"SKIP {n} scenario(s): {reason}")
-    if not run.ai_run:
-        out.append("AI suite not run: the engine declares no AI levels (hello.options.ai)")
-    if run.notes:
-        out += ["", "protocol notes (representation the rules leave open; not failures):"]
-        out += [f"  NOTE {n['note']} ({n['seen']}x), e.g. {cut(n['example'], 120)}" for n in run.notes]
-    if lock is not None and lock.divergences:
-        out.append("")
-        shown: set[str] = set()
-        for d in lock.divergences:
-            if d.clause in shown or len(shown) >= 5:
-                continue
-            shown.add(d.clause)
-            out.append(f"{'FAIL' if d.kind == 'fail' else 'ERROR'} lock-step game {d.game} (seed {d.seed}), "
-                       f"request {d.index} {cut(json.dumps(d.request))}\n  [{d.clause}] {d.message}"
-                       + (f"\n  engine said: {d.engine_error}" if d.engine_error else ""))
+def totals_line(run: Run) -> str:
     t = totals(run.rule_results)
     line = (f"{len(run.rule_results)} scenarios: {t['passed']} passed, {t['failed']} failed, {t['blocked']} blocked, "
             f"{t['errors']} errors, {t['skipped']} skipped; {len(run.deviations)} deviation(s), "
@@ -145,8 +169,69 @@ def summary_text(run: Run, verbose: bool = False) -> str:
     if run.ai_results:
         a = totals(run.ai_results)
         line += f"; AI: {a['passed']}/{len(run.ai_results)} passed"
-    if lock is not None:
-        line += "; " + _lock_line(lock)
+    if run.lock is not None:  # on a line of its own: no line is longer than LINE
+        line += "\n" + _lock_line(run.lock)
+    return line
+
+
+def first_screen(run: Run) -> list[str]:
+    """The engine, one line per root cause (ranked by blocked scenarios, then divergent games), the
+    fitted variant with its hello.options line, what is only partly explained, and the totals."""
+    out = [cut(f"engine: {run.engine}", LINE)] if run.engine else []
+    if run.deviations:
+        out.append("root causes, by blocked scenarios and divergent games:")
+        out += root_cause_lines(run)
+    out += _fit_lines(run)
+    return out + totals_line(run).split("\n")
+
+
+def summary_text(run: Run, verbose: bool = False) -> str:
+    """The report for engine authors: first the root causes and the fitted variant (one screen),
+    then the details: deviations, failing scenarios, the clause table, skips, notes."""
+    results, lock = run.results, run.lock
+    out = first_screen(run)
+    line = totals_line(run)
+    out += ["", "details:"] if (run.deviations or run.fit is not None and run.fit.partly) else []
+    if run.deviations:
+        out += deviation_lines(run) + [""]
+    for r in results:
+        if r.outcome in ("fail", "error", "protocol"):
+            out.append(cut(f"{MARK[r.outcome]} {r.id}", LINE))
+            out.append(cut(f"  at: {r.step}", LINE))
+            out.append(cut(f"  {r.message}", LINE))
+            if r.root is not None and r.outcome == "fail":
+                out.append(cut(f"  root cause: {r.root.text()}", LINE))
+            if r.details and verbose:
+                out.append("\n".join("  " + line for line in r.details.splitlines()))
+    blocked = Counter(r.blocked_by for r in results if r.outcome == "blocked")
+    for clause, n in blocked.most_common():
+        out.append(f"BLOCKED {n} scenario(s) by {clause} (root cause above)")
+    clauses = run.clauses()
+    out += ["", "clause                              outcome  scenarios  engine reasons"]
+    for cid, c in clauses.items():
+        if not c["scenarios"] and not verbose and c["outcome"] not in ("fail", "variant"):
+            continue
+        out.append(cut(f"{cid:<36}{MARK[c['outcome']]:<9}{c['passed']}/{c['scenarios']:<9}{', '.join(c['reasons'])}",
+                       LINE))
+    for reason, n in Counter(r.message for r in results if r.outcome == "skip").most_common():
+        out.append(cut(f"SKIP {n} scenario(s): {reason}", LINE))
+    if not run.ai_run:
+        out.append("AI suite not run: the engine declares no AI levels (hello.options.ai)")
+    if run.notes:
+        out += ["", "protocol notes (representation the rules leave open; not failures):"]
+        out += [cut(f"  NOTE {n['note']} ({n['seen']}x), e.g. {n['example']}", LINE) for n in run.notes]
+    if lock is not None and lock.divergences:
+        out.append("")
+        shown: set[str] = set()
+        for d in lock.divergences:
+            if d.clause in shown or len(shown) >= 5:
+                continue
+            shown.add(d.clause)
+            out.append(cut(f"{'FAIL' if d.kind == 'fail' else 'ERROR'} lock-step game {d.game} (seed {d.seed}), "
+                           f"request {d.index} {json.dumps(d.request)}", LINE))
+            out.append(cut(f"  [{d.clause}] {d.message}", LINE))
+            if d.engine_error:
+                out.append(cut(f"  engine said: {d.engine_error}", LINE))
     out += ["", line]
     return "\n".join(out)
 
@@ -170,6 +255,7 @@ def json_report(run: Run) -> dict[str, Any]:
         "steps_per_s": round(lock.steps_per_s, 1) if lock else None,
         "clauses": run.clauses(),
         "deviations": [d.as_dict() for d in run.deviations],
+        "fit": run.fit.as_dict() if run.fit is not None else None,
         "protocol_notes": run.notes,
         "failing": run.failing,
         "scenario_results": [r.as_dict() for r in run.results],
@@ -270,13 +356,16 @@ def annotated_sheet_html(run: Run, lang: str, lines: SheetLines | None = None, d
     if rest:
         rows.append('<h2 dir="ltr">Decisions and clauses without a line on the sheet</h2>')
         rows += [row((c.id,), f"{c.id} — {c.title}" + (" (decision)" if c.decision else "")) for c in rest]
+    if run.fit is not None and (run.fit.variant or run.fit.partly):
+        rows.append('<h2 dir="ltr">Fitted variant</h2>')
+        rows += [f'<p dir="ltr">{html.escape(line.strip())}</p>' for line in _fit_lines(run)]
     if run.deviations:
         rows.append('<h2 dir="ltr">Deviations</h2><ul dir="ltr">')
         for d in run.deviations:
-            rule = (f"explained by house rule <code>{html.escape(d.house_rule.label)}</code>"
-                    if d.house_rule else "no house rule explains it")
+            rule = (f"explained by house rule <code>{html.escape(d.house_rule)}</code>"
+                    if d.house_rule else "partly explained" if d.partly else "no house rule explains it")
             rows.append(f'<li class="{"variant" if d.declared else "fail"}" data-rule="{html.escape(d.clause)}">'
-                        f"<b>{html.escape(d.clause)}</b>: {html.escape(d.house_rule.sentence if d.house_rule else d.description or d.evidence)}"
+                        f"<b>{html.escape(d.clause)}</b>: {html.escape(d.title)}: {html.escape(d.difference)}"
                         f" — {rule}; blocks {d.blocked} scenario(s), {d.games} lock-step game(s), {d.steps} step(s)."
                         + (f"<pre>{html.escape(d.gherkin)}</pre>" if d.gherkin else "") + "</li>")
         rows.append("</ul>")

@@ -1,53 +1,75 @@
-"""The diagnosis of one run: one deviation per distinct rule difference, from scenarios and games.
+"""The diagnosis of one run: one deviation per root cause, from every trace the engine produced.
 
-A deviation is keyed by the clause the engine broke and what explains it (a house rule) or
-describes it. Scenarios that fail on another clause's deviation count as `blocked` by it. A
-deviation explained by a house rule the engine declares in `hello.options` is not a failure:
-the engine is judged against its declared variant, and the scenarios it decides are skipped
-with that reason.
+The variant is fitted first (`fit`): the option values under which the reference plays the
+engine's traces as the engine did. Every divergent step of the baseline replay is then grouped by
+the clause it breaks; the clauses whose divergences one fitted option value removes are one root
+cause (the others are listed in `also`). A deviation's text is its clause's own title (in the
+report language) and a structured difference: what the engine did, and what the clause requires.
+Scenarios that fail on another clause's deviation count as `blocked` by it. A deviation explained
+by option values the engine declares in `hello.options` is not a failure: the engine is judged
+against its declared variant, and the scenarios it decides are skipped with that reason.
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from ..game.engine import Ruleset
 from ..protocol.client import Client
 from .diagnose import Evidence
-from .houserules import HouseRule, describe, explain
-from .lockstep import LockstepResult, replay_on_reference
+from .fit import Divergent, Fit, Variant, fit, hello_line, label
+from .lockstep import LockstepResult
 from .runner import ScenarioResult
+from .trace import Trace
+
+LINE = 160  # the longest line of the report, Gherkin steps aside
 
 
 @dataclass
 class Deviation:
     clause: str
-    house_rule: HouseRule | None
-    description: str
+    title: str  # the clause's own text (in the report language)
+    difference: str  # what the engine did, against what the reference does under the clause
     evidence: str
     engine_error: str = ""
     blocked: int = 0
     scenarios: list[str] = field(default_factory=list)  # failing scenarios of the clause itself
     games: int = 0  # lock-step games where it showed
-    steps: int = 0  # lock-step requests where it showed
+    steps: int = 0  # divergent steps, over all traces
+    variant: Variant = ()  # the fitted option values that explain it (empty: nothing explains it)
+    partly: list[str] = field(default_factory=list)  # candidates that remove some of it and add others
     declared: bool = False
     gherkin: str | None = None
     samples: list[Evidence] = field(default_factory=list)
-    also: list[str] = field(default_factory=list)  # other clauses the same behaviour broke
+    also: list[str] = field(default_factory=list)  # other clauses of the same root cause
     shrink_seconds: float = 0.0
+    game_ids: set[int] = field(default_factory=set)
     confirmed: bool = False  # the minimal scenario, run against the engine, still fails there
     original_size: dict[str, int] | None = None  # seats, plays, cards of the game it was shrunk from
     minimal_size: dict[str, int] | None = None
 
     @property
-    def key(self) -> tuple[str, str]:
-        return self.clause, self.house_rule.label if self.house_rule else self.description
+    def house_rule(self) -> str | None:
+        """The option values that explain it, as `equality=true` (None when nothing explains it)."""
+        return label(self.variant) if self.variant else None
+
+    @property
+    def hello_options(self) -> str | None:
+        return hello_line(self.variant) if self.variant else None
+
+    @property
+    def description(self) -> str:
+        return f"{self.title}: {self.difference}" if self.difference else self.title
+
+    @property
+    def weight(self) -> tuple[int, int, int]:
+        return self.blocked, self.games, len(self.scenarios) + self.steps
 
     def as_dict(self) -> dict[str, Any]:
-        return {"clause": self.clause, "house_rule": self.house_rule.label if self.house_rule else None,
-                "hello_options": self.house_rule.hello_line if self.house_rule else None,
-                "description": self.house_rule.sentence if self.house_rule else self.description,
+        return {"clause": self.clause, "title": self.title, "difference": self.difference,
+                "house_rule": self.house_rule, "hello_options": self.hello_options,
+                "description": self.description, "partly_explained": self.partly,
                 "declared": self.declared, "evidence": self.evidence, "engine_error": self.engine_error,
                 "blocked": self.blocked, "scenarios": self.scenarios, "games": self.games, "steps": self.steps,
                 "also_breaks": self.also,
@@ -59,62 +81,174 @@ class Deviation:
 CONFIG_OPTIONS = ("revolution", "deals")
 
 
-def declares(options: dict[str, Any], rule: HouseRule | None) -> bool:
-    """Does the engine declare this house rule in `hello.options` (its variant, judged as such)?"""
-    if rule is None or rule.option not in options or rule.option in CONFIG_OPTIONS:
+def declares(options: dict[str, Any], option: str, value: Any) -> bool:
+    """Does the engine declare option=value in `hello.options` as its variant (not beside the default)?"""
+    if option not in options or option in CONFIG_OPTIONS:
         return False
-    value = options[rule.option]
-    if isinstance(value, list):
-        # an engine that also lists the spec default plays either on request: not its variant
+    listed = options[option]
+    if isinstance(listed, list):
         from ..spec import default_spec
 
-        default = default_spec().option(rule.option).default
-        plays_default = any(type(v) is type(default) and v == default for v in value)
-        return rule.value in value and not plays_default
-    return value == rule.value
+        default = default_spec().option(option).default
+        plays_default = any(type(v) is type(default) and v == default for v in listed)
+        return value in listed and not plays_default
+    return listed == value
+
+
+def _card_text(cards: Any) -> str:
+    return " ".join(cards) if isinstance(cards, list) else str(cards)
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, dict) and "cards" in value:
+        return f"{' '.join(value['cards'])} by seat {value.get('by')}"
+    if isinstance(value, list) and value and all(isinstance(h, list) for h in value):
+        return "[" + " | ".join(" ".join(h) for h in value) + "]"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value)
+
+
+def difference(d: Divergent, actual: Any, expected: Any) -> str:
+    """What the engine did at the divergent step, against what the reference does (one line)."""
+    from ..game.cards import card_list
+    from ..scenarios.model import action_notation
+    from .diagnose import RULE_FIELDS, rule_view
+
+    req, clause = d.request, d.finding.clause
+    cmd = req.get("cmd")
+    trick = d.before.trick if d.before is not None else 0
+    on = f" on {' '.join(card_list(trick))}" if trick else " on an empty trick"
+    action = req.get("action") or {}
+    what = ("pass" if action.get("type") == "pass" else
+            f"{action.get('type', 'act')} {_card_text(action.get('cards'))}") if cmd == "act" else cmd
+    actual = actual if isinstance(actual, dict) else {}
+    expected = expected or {}
+    try:
+        if cmd == "act" and actual.get("ok") and not expected.get("ok"):
+            return f"engine accepted {what}{on} from seat {req.get('player')}; the reference refuses it ({clause})"
+        if cmd == "act" and expected.get("ok") and not actual.get("ok"):
+            return f"engine refused {what}{on} from seat {req.get('player')}; the reference accepts it ({clause})"
+        if cmd == "legal":
+            if actual.get("player") != expected.get("player"):
+                return f"engine has seat {actual.get('player')} to act; the reference seat {expected.get('player')}"
+            exp = {action_notation(a) for a in expected.get("actions", [])}
+            got = {action_notation(a) for a in actual.get("actions", [])}
+            extra, missing = sorted(got - exp), sorted(exp - got)
+            if extra:
+                more = f" (and {len(extra) - 1} more)" if len(extra) > 1 else ""
+                return f"engine lists {extra[0]}{more} as legal{on}; the reference refuses it ({clause})"
+            return f"engine leaves out {missing[0]}{on}; the reference allows it ({clause})"
+        if "state" in actual and "state" in expected:
+            e, a = rule_view(expected["state"]), rule_view(actual["state"])
+            name = next((k for k in RULE_FIELDS if k in e and e.get(k) != a.get(k)), None)
+            if name is not None:
+                after = f"after {what} from seat {req.get('player')}" if cmd == "act" else f"after {cmd}"
+                return f"{after}: engine has {name} {_show(a.get(name))}; the reference {_show(e.get(name))} ({clause})"
+    except Exception:  # noqa: BLE001 - a malformed reply: the finding's own words
+        pass
+    return d.finding.message
+
+
+def _title(spec_clause: Any, translate: Callable[[str], str]) -> str:
+    return translate(spec_clause.title) if spec_clause is not None else ""
 
 
 def diagnose_run(results: list[ScenarioResult], lock: LockstepResult | None, options: dict[str, Any],
                  rules: Ruleset | None = None, engine: Client | None = None, shrink_budget: float = 8.0,
-                 variant: dict[str, Any] | None = None) -> list[Deviation]:
-    """Deviations of the run (scenario outcomes are updated for declared house rules); each is
-    shrunk to a minimal scenario under `variant` (the variant the fit explains) and confirmed."""
+                 translate: Callable[[str], str] = lambda s: s) -> list[Deviation]:
+    """Deviations of the run, one per root cause (scenario outcomes are updated for a declared
+    variant); `diagnose_fit` also returns the fit."""
+    return diagnose_fit(results, lock, options, rules, engine, shrink_budget, translate)[0]
+
+
+def traces_of(results: list[ScenarioResult], lock: LockstepResult | None) -> tuple[list[Trace], int]:
+    """Every trace of the run (scenarios first) and how many of them are scenarios."""
+    scen = [r.trace for r in results if r.trace is not None and r.trace.steps]
+    return scen + (list(lock.traces) if lock is not None else []), len(scen)
+
+
+def _clean(results: list[ScenarioResult], lock: LockstepResult | None, n_scen: int) -> set[int]:
+    """The traces (numbered as `traces_of`) already compared without any divergence."""
+    scen = [r for r in results if r.trace is not None and r.trace.steps]
+    out = {i for i, r in enumerate(scen) if r.outcome == "pass" and r.root is None}
+    if lock is not None:
+        diverged = {d.game for d in lock.divergences}
+        out |= {n_scen + g for g in range(len(lock.traces)) if g not in diverged}
+    return out
+
+
+def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, options: dict[str, Any],
+                 rules: Ruleset | None = None, engine: Client | None = None, shrink_budget: float = 8.0,
+                 translate: Callable[[str], str] = lambda s: s) -> tuple[list[Deviation], Fit]:
     rules = rules or Ruleset.from_spec()
-    ref_options = {o.name for o in rules.spec.options}
-    found: dict[tuple[str, str], Deviation] = {}
-    for r in results:
-        if r.outcome not in ("fail", "blocked") or r.root is None or r.evidence is None:
+    spec = rules.spec
+    traces, n_scen = traces_of(results, lock)
+    fitted = fit(traces, rules, options, clean=_clean(results, lock, n_scen))
+    clauses = {c.id: c for c in spec.clauses}
+    by_clause: dict[str, list[Divergent]] = {}
+    for d in fitted.baseline:
+        by_clause.setdefault(d.finding.clause, []).append(d)
+    first_of_trace: set[tuple[int, int, str]] = set()
+    seen_traces: set[int] = set()
+    for d in sorted(fitted.baseline, key=lambda d: d.key[:2]):
+        if d.key[0] not in seen_traces:
+            seen_traces.add(d.key[0])
+            first_of_trace.add(d.key)
+    found: dict[str, Deviation] = {}
+    for clause, divs in by_clause.items():
+        if clause == "protocol":
             continue
-        rule = explain(r.evidence, replay_on_reference(rules), ref_options)
-        key = (r.root.clause, rule.label if rule else describe(r.evidence, {d.description for d in found.values()}))
-        dev = found.get(key)
+        first = divs[0]
+        actual = traces[first.key[0]].steps[first.key[1]][1]
+        expected = first.expected
+        title = _title(clauses.get(clause), translate)
+        dev = Deviation(clause, title, difference(first, actual, expected), first.finding.message,
+                        first.finding.engine_error)
+        dev.steps = len(divs)
+        dev.game_ids = {d.key[0] for d in divs if d.key[0] >= n_scen}
+        dev.games = len(dev.game_ids)
+        explained = [d for d in divs if d.key in fitted.explained]
+        if explained and len(explained) == len(divs):
+            dev.variant = tuple(kv for kv in fitted.variant if _removes(fitted, kv, clause))
+            dev.variant = dev.variant or fitted.variant
+        elif explained:
+            by = tuple(kv for kv in fitted.variant if _removes(fitted, kv, clause)) or fitted.variant
+            dev.partly.append(f"{label(by)} explains {len(explained)} of its {len(divs)} divergent steps")
+        for j in fitted.partly:
+            if any(r.finding.clause == clause for r in j.removed):
+                dev.partly.append(f"{label(j.variant)} removes {', '.join(j.clauses('removed'))} "
+                                  f"but adds {', '.join(j.clauses('added'))}")
+        dev.declared = bool(dev.variant) and all(declares(options, k, v) for k, v in dev.variant)
+        for d in divs:
+            if d.key in first_of_trace and len(dev.samples) < 4:
+                dev.samples.append(Evidence(_game_requests(traces[d.key[0]], d.key[1]), d.expected,
+                                            traces[d.key[0]].steps[d.key[1]][1],
+                                            d.before.to_wire() if d.before is not None else None, clause))
+        found[clause] = dev
+    for r in results:  # scenarios of the clause itself, and those another clause blocks
+        if r.outcome not in ("fail", "blocked") or r.root is None:
+            continue
+        dev = found.get(r.root.clause)
         if dev is None:
-            dev = found[key] = Deviation(r.root.clause, rule, key[1] if rule is None else "", r.root.message,
-                                         r.root.engine_error)
-        if len(dev.samples) < 4:
-            dev.samples.append(r.evidence)
+            continue
         if r.outcome == "blocked":
             dev.blocked += 1
         else:
             dev.scenarios.append(r.id)
-        if declares(options, rule):
-            dev.declared = True
-            r.outcome, r.message = "skip", f"judged against the declared house rule {rule.label}"
-    if lock is not None:
-        for key, ld in lock.deviations.items():
-            dev = found.get(key)
-            if dev is None:
-                dev = found[key] = Deviation(ld.clause, ld.house_rule, ld.description, ld.first.message,
-                                             ld.first.engine_error)
-            dev.games += len(ld.games)
-            dev.steps += ld.steps
-            dev.samples += [d.evidence for d in ld.samples if d.evidence is not None]
-            dev.declared = dev.declared or declares(options, ld.house_rule)
-    found = _merge_same_behaviour(found)
+        if dev.declared:
+            r.outcome, r.message = "skip", f"judged against the declared house rule {dev.house_rule}"
+    if lock is not None:  # lock-step's own samples: replayable by the shrinker (earlier differences adopted)
+        for (clause, _), ld in lock.deviations.items():
+            if clause in found:
+                found[clause].samples += [d.evidence for d in ld.samples if d.evidence is not None]
+    merged = _merge_root_causes(found)
     if engine is not None and shrink_budget > 0:
-        for dev in found.values():
-            shrink_deviation(dev, engine, rules, shrink_budget, variant)
-    return sorted(found.values(), key=lambda d: (-d.blocked - len(d.scenarios) - d.games, d.clause))
+        for dev in merged:
+            shrink_deviation(dev, engine, rules, shrink_budget, dict(fitted.variant))
+    return sorted(merged, key=lambda d: (tuple(-w for w in d.weight), d.clause)), fitted
 
 
 def shrink_deviation(dev: Deviation, engine: Client, rules: Ruleset, budget: float = 8.0,
@@ -141,36 +275,52 @@ def shrink_deviation(dev: Deviation, engine: Client, rules: Ruleset, budget: flo
             break
         small = shrink(ev, engine, rules, budget_s=left, variant=variant)
         if small:
-            title = dev.house_rule.sentence if dev.house_rule else (dev.description or dev.evidence)
-            found_under = {**(ev.variant or {}), **(variant or {})} or None
-            scenario = minimal_scenario(small, engine, rules, dev.clause, title, found_under)
+            found_under = {**(getattr(ev, "variant", None) or {}), **(variant or {})} or None
+            scenario = minimal_scenario(small, engine, rules, ev.clause, dev.title or dev.evidence, found_under)
             dev.confirmed = confirm(scenario, engine)
             dev.original_size, dev.minimal_size = size_of(ev.requests), size_of(small)
-            dev.gherkin = (f"  # the engine differs: {dev.evidence}\n  @{dev.clause}"
+            dev.gherkin = (f"  # the engine differs: {_cut(dev.evidence, LINE - 24)}\n  @{ev.clause}"
                            + (" @confirmed" if dev.confirmed else "") + "\n" + gherkin_of(scenario))
             break
     dev.shrink_seconds = time.perf_counter() - t0
 
 
-def _merge_same_behaviour(found: dict[tuple[str, str], Deviation]) -> dict[tuple[str, str], Deviation]:
-    """One deviation per behaviour: the same house rule or description seen on several clauses is
-    kept on the clause where it showed most, the others listed in `also`."""
-    by_what: dict[str, list[Deviation]] = {}
-    for (clause, what), dev in found.items():
-        by_what.setdefault(what or clause, []).append(dev)
-    out = {}
-    for what, devs in by_what.items():
-        devs.sort(key=lambda d: -(d.blocked + len(d.scenarios) + d.games))
+def _removes(fitted: Fit, kv: tuple[str, Any], clause: str) -> bool:
+    return any(kv in j.variant and len(j.variant) == 1 and any(r.finding.clause == clause for r in j.removed)
+               for j in fitted.judged) or any(kv in j.variant and j.explains and any(
+                   r.finding.clause == clause for r in j.removed) for j in fitted.judged)
+
+
+def _game_requests(trace: Trace, upto: int) -> list[dict[str, Any]]:
+    reqs = trace.requests[:upto + 1]
+    start = max((i for i, r in enumerate(reqs) if r.get("cmd") == "new_game"), default=0)
+    return reqs[start:]
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _merge_root_causes(found: dict[str, Deviation]) -> list[Deviation]:
+    """One deviation per root cause: the clauses one option value explains are one deviation, kept
+    on the clause where it showed most, the others listed in `also`."""
+    groups: dict[Any, list[Deviation]] = {}
+    for clause, dev in found.items():
+        groups.setdefault(dev.variant or clause, []).append(dev)
+    out = []
+    for devs in groups.values():
+        devs.sort(key=lambda d: tuple(-w for w in d.weight))
         main = devs[0]
         for other in devs[1:]:
             main.also.append(other.clause)
             main.blocked += other.blocked
             main.scenarios += other.scenarios
-            main.games += other.games
+            main.game_ids |= other.game_ids
+            main.games = len(main.game_ids)
             main.steps += other.steps
-            main.declared = main.declared or other.declared
             main.samples += other.samples
-        out[main.key] = main
+            main.partly += [p for p in other.partly if p not in main.partly]
+        out.append(main)
     return out
 
 
