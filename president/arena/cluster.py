@@ -80,7 +80,7 @@ def reach(address: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) -> None:
 
     thread = threading.Thread(target=connect, daemon=True)  # name resolution has no timeout of its own
     thread.start()
-    thread.join(timeout)
+    thread.join(timeout + 0.5)  # the thread's own steps end by the deadline; the margin lets it say which one
     if not outcome:
         outcome.append(f"no answer within {timeout:g} s (raise --connect-timeout for a slow network)")
     if outcome[0] is not None:

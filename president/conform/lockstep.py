@@ -69,9 +69,9 @@ def merge(records: list[GameRecord], declared: set[str]) -> LockstepResult:
             result.unfinished.append((rec.number, rec.unfinished))
         result.resynced += [(rec.number, why) for why in rec.resynced]
         for div in rec.divergences:
-            result.divergent_games.add(rec.number)  # a declared variant is judged by the fit (`verdict`)
             if div.kind == "error" or div.evidence is None:
-                continue
+                continue  # an engine error or a malformed reply: counted in `errors`, not as a divergent game
+            result.divergent_games.add(rec.number)  # a declared variant is judged by the fit (`verdict`)
             key = (div.clause, "")
             dev = result.deviations.get(key)
             if dev is None:

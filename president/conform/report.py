@@ -80,6 +80,12 @@ def cut(text: str, limit: int = REQUEST_CHARS) -> str:
     return text if len(text) <= limit else text[:limit - 15] + f"... ({len(text)} chars)"
 
 
+def _message_lines(message: str, indent: str) -> list[str]:
+    """A message cut line by line (an engine's stderr tail keeps its last line), later lines indented."""
+    lines = message.splitlines() or [""]
+    return [cut(f"{indent}{lines[0]}", LINE)] + [cut(f"{indent}  {line}", LINE) for line in lines[1:]]
+
+
 def _lock_line(lock: LockstepResult) -> str:
     return (f"lock-step: {lock.games} games, {lock.steps} steps, {lock.failed} divergent, {lock.errors} errors, "
             f"{lock.steps_per_s:,.0f} steps/s" + (f", {len(lock.unfinished)} not played to the end" if lock.unfinished
@@ -198,7 +204,7 @@ def summary_text(run: Run, verbose: bool = False) -> str:
         if r.outcome in ("fail", "error", "protocol"):
             out.append(cut(f"{MARK[r.outcome]} {r.id}", LINE))
             out.append(cut(f"  at: {r.step}", LINE))
-            out.append(cut(f"  {r.message}", LINE))
+            out += _message_lines(r.message, "  ")
             if r.root is not None and r.outcome == "fail":
                 out.append(cut(f"  root cause: {r.root.text()}", LINE))
             if r.details and verbose:
@@ -229,7 +235,7 @@ def summary_text(run: Run, verbose: bool = False) -> str:
             shown.add(d.clause)
             out.append(cut(f"{'FAIL' if d.kind == 'fail' else 'ERROR'} lock-step game {d.game} (seed {d.seed}), "
                            f"request {d.index} {json.dumps(d.request)}", LINE))
-            out.append(cut(f"  [{d.clause}] {d.message}", LINE))
+            out += _message_lines(f"[{d.clause}] {d.message}", "  ")
             if d.engine_error:
                 out.append(cut(f"  engine said: {d.engine_error}", LINE))
     out += ["", line]

@@ -232,7 +232,12 @@ class SubprocessClient:
         text = self._err.decode("utf-8", "replace").strip().splitlines()
         if self._err_total > len(self._err):  # the first kept line may be cut
             text = text[1:]
-        return "\n".join(line[:500] for line in text[-lines:])
+        kept: list[str] = []  # the last lines first, each cut at 200 characters, about 600 in all
+        for line in reversed(text[-lines:]):
+            if kept and sum(map(len, kept)) + len(line[:200]) > 600:
+                break
+            kept.append(line[:200] + ("..." if len(line) > 200 else ""))
+        return "\n".join(reversed(kept))
 
     def _died(self, what: str, reqs: Sequence[dict[str, Any]] = (), index: int = 0) -> EngineDied | RunStopped:
         """The engine exited or closed a pipe: it is dead to us, stopped now (its whole group). A
