@@ -45,6 +45,8 @@ class CheckContext:
     spec: Spec | None = None
     spec_error: SpecError | None = None
     _template: Catalog | None = field(default=None, repr=False)
+    #: domain -> (catalogs, problems), read once per run: the checks only read them
+    _catalogs: dict[str, tuple[dict[str, Catalog], list[Problem]]] = field(default_factory=dict, repr=False)
 
     def rel(self, path: Path | str) -> str:
         p = Path(path)
@@ -110,6 +112,14 @@ def check_spec(ctx: CheckContext) -> list[Problem]:
 # --- catalogs -------------------------------------------------------------------------------
 
 def _catalogs(ctx: CheckContext, domain: str = DOMAIN) -> tuple[dict[str, Catalog], list[Problem]]:
+    """Every language's catalog of `domain` (read once per check run) and the problems of reading them."""
+    if domain not in ctx._catalogs:
+        ctx._catalogs[domain] = _read_catalogs(ctx, domain)
+    cats, problems = ctx._catalogs[domain]
+    return dict(cats), list(problems)
+
+
+def _read_catalogs(ctx: CheckContext, domain: str) -> tuple[dict[str, Catalog], list[Problem]]:
     cats, problems = {}, []
     for lang in CATALOG_LANGS:
         try:

@@ -231,8 +231,21 @@ def option_defaults(spec: Spec | None = None) -> dict[str, Any]:
     return {o.name: o.default for o in (spec or default_spec()).options}
 
 
+#: id(spec) -> (spec, its scenarios): a Spec is immutable, so its scenarios are built once
+_BUILT: dict[int, tuple[Spec, tuple[Scenario, ...]]] = {}
+
+
 def build_scenarios(spec: Spec) -> list[Scenario]:
     """Every example of every clause as a scenario, in spec order; ids are clause/slug(name)."""
+    hit = _BUILT.get(id(spec))
+    if hit is None or hit[0] is not spec:
+        if len(_BUILT) > 8:
+            _BUILT.clear()
+        hit = _BUILT[id(spec)] = (spec, tuple(_build_scenarios(spec)))
+    return list(hit[1])
+
+
+def _build_scenarios(spec: Spec) -> list[Scenario]:
     card_key(spec)
     out = []
     for clause in spec.clauses:
