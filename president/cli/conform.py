@@ -155,8 +155,6 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
     stop (engine hung, --budget spent), 2 on a usage error. See docs/conformance.md.
     """
     from ..conform import report
-    from ..protocol.client import EngineStartError
-    from ..conform.runner import HandshakeError
 
     if shrink != shrink:  # nan
         raise click.BadParameter("'nan' is not a number of seconds", param_hint="--shrink")
@@ -170,21 +168,8 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
         _side_by_side(engines, json_path, html_path, games=games, seed=seed, patterns=patterns, timeout=timeout,
                       spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget, jobs=jobs)
         return
-    engine = engines[0] if engines else None
-    bar = ProgressLine()
-    try:
-        run = conform_run(engine, games, seed, patterns, timeout, spec_path, lang=lang, shrink=shrink,
-                          hung_after=hung_after, budget=budget, progress=bar.update, jobs=jobs)
-    except NoScenario as exc:
-        raise click.UsageError(str(exc)) from None
-    except EngineStartError as exc:
-        raise click.BadParameter(str(exc), param_hint="--engine") from None
-    except HandshakeError as exc:
-        raise click.ClickException(f"handshake with the engine failed: {exc} (see docs/protocol.md, hello)") from None
-    except PresidentError as exc:
-        raise click.ClickException(str(exc)) from None
-    finally:
-        bar.clear()
+    run = _run_or_exit(engines[0] if engines else None, games=games, seed=seed, patterns=patterns, timeout=timeout,
+                       spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget, jobs=jobs)
     faults = getattr(run, "faults", [])
     for fault in faults:
         click.echo(f"protocol fault: {fault}", err=True)
@@ -214,7 +199,8 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
         raise SystemExit(1)
 
 
-def _run_or_exit(engine: str, **kwargs) -> "Run":
+def _run_or_exit(engine: str | None, name: str = "the engine", **kwargs) -> "Run":
+    """`conform_run`, its failures turned into one-line click errors (`name` says which engine)."""
     from ..protocol.client import EngineStartError
     from ..conform.runner import HandshakeError
 
@@ -226,7 +212,7 @@ def _run_or_exit(engine: str, **kwargs) -> "Run":
     except EngineStartError as exc:
         raise click.BadParameter(str(exc), param_hint="--engine") from None
     except HandshakeError as exc:
-        raise click.ClickException(f"handshake with {engine} failed: {exc} (see docs/protocol.md, hello)") from None
+        raise click.ClickException(f"handshake with {name} failed: {exc} (see docs/protocol.md, hello)") from None
     except PresidentError as exc:
         raise click.ClickException(str(exc)) from None
     finally:
@@ -238,7 +224,7 @@ def _side_by_side(engines: tuple[str, ...], json_path: Path | None, html_path: P
     from ..conform import report
     from ..conform.matrix import matrix, matrix_html, matrix_text
 
-    runs = [_run_or_exit(engine, **kwargs) for engine in engines]
+    runs = [_run_or_exit(engine, engine, **kwargs) for engine in engines]
     for run in runs:
         click.echo("\n".join(report.first_screen(run)) + "\n")
     table = matrix(runs)

@@ -11,19 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from i18n_support import copy_project
+from .support import president
 
 SECRET = "TOP-SECRET-LINE do not print me"
-
-
-def president(cwd: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "president", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout)
-
-
-@pytest.fixture
-def project(tmp_path) -> Path:
-    return copy_project(tmp_path / "project")
 
 
 @pytest.fixture

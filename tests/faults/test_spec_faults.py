@@ -7,24 +7,13 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from i18n_support import copy_project
+from .support import president
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def president(cwd: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "president", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout)
-
-
-@pytest.fixture
-def project(tmp_path) -> Path:
-    return copy_project(tmp_path / "project")
 
 
 def _no_crash(result: subprocess.CompletedProcess[str]) -> None:
