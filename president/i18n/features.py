@@ -144,7 +144,7 @@ def localized_scenarios(spec: Spec, lang: str, root: Path | None = None) -> list
     by_section = sorted(english, key=lambda s: [x.id for x in spec.sections].index(s.section))
     out = []
     for en, tr in zip(by_section, read):
-        out.append(Scenario(en.id, en.clause, en.section, tr.title, tr.ops, requirements(tr.ops), en.line))
+        out.append(Scenario(en.id, en.clause, en.section, tr.title, tr.ops, requirements(tr.ops, spec), en.line))
     order = {s.id: i for i, s in enumerate(english)}
     return sorted(out, key=lambda s: order[s.id])
 
