@@ -10,7 +10,7 @@ import json
 import sys
 from typing import IO, Any, Callable
 
-from .. import __version__
+from .._version import __version__
 from ..game.cards import card_list, parse_cards
 from ..game.engine import PASS, GameState, Phase, Ruleset
 from ..errors import CardError, IllegalAction
