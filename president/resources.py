@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from .errors import PresidentError
 
 #: The project's languages, defined once: the source language (msgids are English) first, then
 #: those with catalogs under locales/<lang>/LC_MESSAGES/. Kept here, free of imports, so that
@@ -73,7 +74,7 @@ def inside(path: Path, root: Path) -> bool:
     return escape_of(path, root) is None
 
 
-class SpecialFile(OSError):
+class SpecialFile(PresidentError, OSError):
     """A file that must be a regular file is not one (a device, a FIFO, a folder...), or is too large."""
 
 

@@ -679,7 +679,7 @@ def read_spec_bytes(path: str | Path) -> bytes:
         return read_regular(Path(path), MAX_SPEC_BYTES)
     except OSError as exc:
         raise SpecError([Problem(str(path), None, "", f"cannot read the spec: {exc.strerror or exc}",
-                                 "give --spec a regular YAML file (a spec is about 40 KB)")]) from None
+                                 "give a regular YAML file (a spec is about 40 KB)")]) from None
 
 
 def decode_spec(data: bytes, file: str) -> str:

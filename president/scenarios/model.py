@@ -18,6 +18,7 @@ from ..game.cards import RANK_SYMBOLS, SUIT_SYMBOLS
 from ..spec import Example, Expect, Spec, Step
 from .steps import TEMPLATES, normalize_args, render
 from ..protocol.client import Client, ProtocolViolation
+from ..errors import PresidentError
 
 
 @dataclass(frozen=True)
@@ -266,7 +267,7 @@ def _build_scenarios(spec: Spec) -> list[Scenario]:
 
 
 # --- execution --------------------------------------------------------------------------
-class Mismatch(AssertionError):
+class Mismatch(PresidentError, AssertionError):
     """The engine gave a wrong answer (a `fail`)."""
 
     def __init__(self, message: str, details: str = ""):

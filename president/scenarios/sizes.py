@@ -39,13 +39,14 @@ from typing import Any
 
 from ..spec import Spec
 from .model import Mismatch, Op, Scenario, ScenarioRun, card_key, requirements
+from ..errors import PresidentError
 
 #: Expectation ops that list every seat: the added seats' part is the reference's.
 _ALL_SEATS = ("passed", "nobody-passed", "finished", "nobody-finished", "scores", "hand-sizes")
 _ACTS = ("play", "pass", "give", "try-play", "try-pass", "try-give")
 
 
-class NotMovable(Exception):
+class NotMovable(PresidentError):
     """The scenario cannot be moved to that table size (the message says why)."""
 
 
