@@ -19,9 +19,10 @@ import stat
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
+from .errors import PresidentError
 
 
-class StagingError(Exception):
+class StagingError(PresidentError):
     """Writing `path` failed with `error`; nothing was renamed into place and no staged file is left."""
 
     def __init__(self, path: Path, error: OSError) -> None:

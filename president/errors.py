@@ -1,4 +1,41 @@
-"""Small typed exceptions that quote the input and where it came from."""
+"""Small typed exceptions that quote the input and where it came from.
+
+Every exception the toolkit raises derives from `PresidentError`, so that one `except
+PresidentError` catches whatever the toolkit says about its input; anything else escaping is a bug
+(the command line calls it an internal error, exit 3 for a conformance run). The tree, with where
+each class lives (the general ones here, the others beside the code that raises them):
+
+    PresidentError
+    ├── SpecError                       a spec breaks its schema or its semantics (every Problem found)
+    ├── CardError (ValueError)          a card or a set of cards cannot be parsed
+    ├── IllegalAction                   the reference refuses an action: code, rule (clause id), message
+    ├── SpecialFile (OSError)           resources: a FIFO, device, symlink out or hard link where a file was expected
+    ├── StagingError                    atomic: the staged files could not be put in place
+    ├── BuildError                      i18n.catalogs: a sheet cannot be rendered (missing or broken translations)
+    ├── StepSyntaxError (ValueError)    i18n.steps_catalog: a phrase matches no step template of its language
+    ├── FeatureError (ValueError)       i18n.features: a translated feature cannot be read back (its line)
+    ├── PositionError (ValueError)      game.position: a STATE the reference cannot set up
+    │   └── BadPosition                 a new_game.position field is malformed (the field named)
+    ├── ProtocolError                   protocol.server: a request the reference engine answers with an error
+    ├── NonJsonValue (ValueError)       protocol.client: a reply holding NaN, Infinity or a lone surrogate
+    ├── ProtocolViolation               protocol.client: the engine broke the protocol
+    │   ├── EngineDied                  it exited or closed its stdout
+    │   ├── EngineTimeout               no reply in time (hung)
+    │   ├── ProtocolFault               a reply that is no protocol reply (bad JSON, wrong shape, unasked)
+    │   └── MalformedReply              scenarios.model: a reply a scenario step cannot read
+    ├── RunStopped                      protocol.client: the run cannot go on (the engine keeps failing)
+    │   ├── EngineStartError            the engine command cannot be started at all
+    │   └── WorkerFailed                conform.jobs: a worker of a parallel run stopped (hung, budget, crash)
+    ├── Mismatch (AssertionError)       scenarios.model: a scenario's expectation not met (the diff)
+    ├── NotMovable                      scenarios.sizes: an example cannot move to another table size
+    ├── HandshakeError                  conform.runner: hello failed or declares something malformed
+    ├── GameStopped, Resync             conform: a lock-step game ends early / re-synchronises (control flow)
+    ├── ClusterError                    arena.cluster: a Dask scheduler cannot be reached or used
+    └── NoScenario                      cli.conform: the scenario patterns match nothing
+
+Messages name the input (file, line, field, the engine's reply) and what to do; they never name a
+command-line flag: the command line adds those.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -2,6 +2,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from .errors import PresidentError
+
+#: The project's languages, defined once: the source language (msgids are English) first, then
+#: those with catalogs under locales/<lang>/LC_MESSAGES/. Kept here, free of imports, so that
+#: loading the command line stays cheap.
+SOURCE_LANG = "en"
+CATALOG_LANGS: tuple[str, ...] = ("ar", "el", "ru", "hy", "hi")
+LANGS: tuple[str, ...] = (SOURCE_LANG, *CATALOG_LANGS)
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 #: In a wheel the data files ship under president/_data; in a checkout they sit beside the package.
@@ -16,9 +24,10 @@ def packaged_root() -> Path:
     return _CHECKOUT
 
 
-def find_project_root(start: Path | None = None) -> Path | None:
-    """Walk upward from `start` (default: cwd) as git does, to a folder with spec/president.yaml."""
-    here = (start or Path.cwd()).resolve()
+def find_project_root(start: Path) -> Path | None:
+    """Walk upward from `start` as git does, to a folder with spec/president.yaml and locales/.
+    Only the command line starts from the current folder; the library never looks there."""
+    here = Path(start).resolve()
     for folder in (here, *here.parents):
         if (folder / "spec" / "president.yaml").is_file() and (folder / "locales").is_dir():
             return folder
@@ -26,10 +35,10 @@ def find_project_root(start: Path | None = None) -> Path | None:
 
 
 def project_root(root: Path | None = None) -> Path:
-    """`root` if given, else the project around the cwd, else the packaged copies."""
+    """`root` if given, else the packaged copies (the command line passes the project it found)."""
     if root is not None:
         return Path(root).resolve()
-    return find_project_root() or packaged_root()
+    return packaged_root()
 
 
 def default_spec_path(root: Path | None = None) -> Path:
@@ -65,7 +74,7 @@ def inside(path: Path, root: Path) -> bool:
     return escape_of(path, root) is None
 
 
-class SpecialFile(OSError):
+class SpecialFile(PresidentError, OSError):
     """A file that must be a regular file is not one (a device, a FIFO, a folder...), or is too large."""
 
 

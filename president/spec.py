@@ -293,10 +293,6 @@ class Spec:
     def clauses_in(self, section: str) -> tuple[Clause, ...]:
         return tuple(c for c in self.clauses if c.section == section)
 
-    def exchanges_for(self, n: int) -> tuple[ExchangeRule, ...]:
-        return tuple(r for r in self.exchange if r.applies(n))
-
-
 class _FrozenMap(tuple):
     """A mapping frozen as a tuple of (key, value) pairs, thawed back into a dict."""
 
@@ -683,7 +679,7 @@ def read_spec_bytes(path: str | Path) -> bytes:
         return read_regular(Path(path), MAX_SPEC_BYTES)
     except OSError as exc:
         raise SpecError([Problem(str(path), None, "", f"cannot read the spec: {exc.strerror or exc}",
-                                 "give --spec a regular YAML file (a spec is about 40 KB)")]) from None
+                                 "give a regular YAML file (a spec is about 40 KB)")]) from None
 
 
 def decode_spec(data: bytes, file: str) -> str:
@@ -697,7 +693,7 @@ def decode_spec(data: bytes, file: str) -> str:
 
 
 def load_spec(path: str | Path | None = None) -> Spec:
-    """Load a spec file (default: the project's or the packaged spec/president.yaml)."""
+    """Load a spec file (default: the packaged spec/president.yaml)."""
     p = Path(path) if path is not None else default_spec_path()
     return parse_spec(decode_spec(read_spec_bytes(p), str(p)), str(p))
 
@@ -708,5 +704,5 @@ def _cached(path: str) -> Spec:
 
 
 def default_spec() -> Spec:
-    """The spec of the current project (or the packaged one), loaded once."""
+    """The packaged spec (CardVerse 1.1.0 as shipped), loaded once; never the current folder's."""
     return _cached(str(default_spec_path()))

@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "president"
 #: Lowest first. A module may import from its own layer's package or from any lower one.
 #: The root modules (errors, atomic, resources) are the bottom; __main__ sits with the CLI.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("president",),          # errors, atomic, resources, __init__
+    ("president",),          # errors, atomic, resources, _version
     ("spec",),
     ("game",),
     ("ai",),
@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("i18n",),
     ("conform",),
     ("project",),
+    ("api",),                # president/__init__.py: the public names, re-exported from every layer
     ("cli",),
 )
 RANK = {name: i for i, names in enumerate(LAYERS) for name in names}
@@ -38,8 +39,8 @@ def module_name(path: Path) -> str:
 def package_of(module: str) -> str:
     """The layer a module belongs to: its sub-package, `spec` for president.spec, else `president`."""
     parts = module.split(".")
-    if len(parts) == 1:
-        return "president"
+    if len(parts) == 1:  # president/__init__.py, the public API: it re-exports, nothing imports it
+        return "api"
     if parts[1] == "__main__":
         return "cli"
     if parts[1] == "spec":

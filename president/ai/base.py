@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Final, Sequence
 
-from ..game.cards import NUM_RANKS, RANK_MASKS, CardMask
+from ..game.cards import NUM_RANKS, CardMask
 from ..game.engine import Action, Observation
 from ..spec import Spec, default_spec
 
@@ -96,10 +96,6 @@ def natural_trick(trick: CardMask) -> CardMask:
         nib |= free & -free
         free &= free - 1
     return nib << (4 * r)
-
-
-def rank_cards(hand: CardMask, rank: int) -> CardMask:
-    return hand & RANK_MASKS[rank]
 
 
 _REGISTRY: dict[str, Player] = {}

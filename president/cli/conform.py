@@ -13,8 +13,8 @@ from ..errors import PresidentError
 if TYPE_CHECKING:
     from ..conform.report import Run
 
+from ..resources import LANGS
 
-LANGS = ("en", "ar", "el", "ru", "hy", "hi")
 Progress = Callable[[str, int, int], None]
 
 
@@ -76,9 +76,9 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
     from ..conform.jobs import run_parallel
     from ..game.engine import Ruleset
     from ..scenarios.model import build_scenarios
-    from ..spec import default_spec, load_spec
+    from .util import spec_here
 
-    spec = load_spec(spec_path) if spec_path else default_spec()
+    spec = spec_here(spec_path)
     if patterns and not select(build_scenarios(spec), patterns):
         raise NoScenario(patterns, build_scenarios(spec))
     def factory() -> Client:

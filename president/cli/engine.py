@@ -12,9 +12,9 @@ from ..errors import PresidentError
 
 def _rules(spec: Path | None):
     from ..game.engine import Ruleset
-    from ..spec import load_spec
+    from .util import spec_here
 
-    return Ruleset.from_spec(load_spec(spec) if spec else None)
+    return Ruleset.from_spec(spec_here(spec))
 
 
 @click.command()

@@ -1,4 +1,4 @@
-"""CLI: the `president i18n` translator tools (`build` and `check` are in cmd_project.py).
+"""CLI: the `president i18n` translator tools (`build` and `check` are in president/cli/project.py).
 
 Exit codes: 0 success, 1 problems found (listed on stderr as file:line: what (what to do)),
 2 usage errors. Progress goes to stderr; stdout carries only requested output.
@@ -13,11 +13,18 @@ from typing import Iterable, NoReturn
 import click
 
 from ..errors import PresidentError, Problem, SpecError
+from ..resources import LANGS, find_project_root
 
-#: Kept here (not imported from president.i18n) so that loading the CLI stays cheap.
-LANGS = ("en", "ar", "el", "ru", "hy", "hi")
+
+
+def _project_here(ctx: click.Context, param: click.Parameter, root: Path | None) -> Path | None:
+    """--root, else the project found upward from the current folder (None outside any project:
+    the packaged copies). The command line is the only place that looks at the current folder."""
+    return root if root is not None else find_project_root(Path.cwd())
+
 
 _ROOT = click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None,
+                     callback=_project_here,
                      help="Project folder (default: found upward from the current folder, "
                           "else the copies packaged with president).")
 _SPEC = click.option("--spec", "spec", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -50,8 +57,7 @@ def _require_i18n() -> None:
 def writable_root(root: Path | None, out: Path | None = None) -> Path | None:
     """The project to write into; outside any project (without --root/--out) a usage error:
     the copies packaged with president are never rewritten."""
-    from ..resources import find_project_root
-    if root is None and out is None and find_project_root() is None:
+    if root is None and out is None:
         raise click.UsageError(f"no project here (no spec/president.yaml and locales/ in {Path.cwd()} or above), "
                                "and the copies installed with president are read-only: "
                                "pass --out DIR to write elsewhere, or --root DIR to name a project")

@@ -21,7 +21,7 @@ signal.signal(signal.SIGINT, _interrupted_early)  # until a command runs (see Ma
 
 import click  # noqa: E402
 
-from .. import __version__  # noqa: E402
+from .._version import __version__  # noqa: E402
 from ..errors import PresidentError  # noqa: E402
 
 INTERRUPTED = 130

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .util import Seconds
+from .util import Seconds, spec_here
 
 
 class LevelsOption(click.Option):
@@ -60,7 +60,7 @@ def tournament(seats: str | None, ladder: str | None, players: int, games: int, 
     levels = _levels(seats or ladder or "", "--seats" if seats else "--ladder")
     n = len(levels) if seats else players
     from ..game.engine import Ruleset
-    rules = Ruleset.from_spec()
+    rules = Ruleset.from_spec(spec_here())
     if not rules.min_players <= n <= rules.max_players:
         raise click.BadParameter(f"{n} seats; the game needs {rules.min_players} to {rules.max_players}",
                                  param_hint="--seats" if seats else "--players")

@@ -79,3 +79,15 @@ class ProgressLine:
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
             self._shown = False
+
+
+def spec_here(path: Path | None = None) -> Any:
+    """The spec a command works on: `--spec`, else the project's found upward from the current
+    folder, else the packaged one. Only the command line looks at the current folder."""
+    from ..resources import find_project_root
+    from ..spec import default_spec, load_spec
+
+    if path is not None:
+        return load_spec(path)
+    root = find_project_root(Path.cwd())
+    return load_spec(root / "spec" / "president.yaml") if root is not None else default_spec()

@@ -28,6 +28,7 @@ from .diagnose import (Evidence, Finding, SchemaSampler, check_seeded, diverge, 
                        rule_view)
 from .records import Divergence, GameRecord
 from .trace import Trace
+from ..errors import PresidentError
 
 #: Protocol option names of the house rules (docs/protocol.md): the spec's options but revolution and deals.
 HOUSE_OPTIONS = tuple(o.name for o in default_spec().options if o.name not in ("revolution", "deals"))
@@ -38,11 +39,11 @@ SEEDED_SHARE = 0.3  # share of games dealt from a seed, for an engine that decla
 FIRST_SEGMENT_AFTER = 4  # acts in the first segment after a divergence (doubling while the engine agrees)
 
 
-class GameStopped(Exception):
+class GameStopped(PresidentError):
     """The game cannot go on (the reason is recorded with it)."""
 
 
-class Resync(Exception):
+class Resync(PresidentError):
     """The reference cannot take up the engine's exchange position: resynchronise after the exchange."""
 
 

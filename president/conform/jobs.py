@@ -79,7 +79,7 @@ def run_parallel(items: Sequence[T], work: Work, client: Client, jobs: int = 1,
             elif kind == "end":
                 ended += 1
             else:
-                raise WorkerFailed(value if kind == "stopped" else f"a --jobs worker crashed: {value}")
+                raise WorkerFailed(value if kind == "stopped" else f"a worker process crashed: {value}")
     finally:
         for p in procs:
             if p.is_alive() and ended < len(procs):

@@ -21,6 +21,7 @@ from ..scenarios.sizes import is_refused_start, movable_reason, native_players, 
 from .diagnose import Evidence, Finding, SchemaSampler, root_cause
 from .deals import declares_spec_shuffle
 from .trace import Trace
+from ..errors import PresidentError
 
 PROTOCOL_VERSION = 1
 OUTCOMES = ("pass", "fail", "blocked", "error", "protocol", "skip")
@@ -53,7 +54,7 @@ class ScenarioResult:
                 "notes": self.notes, "seconds": round(self.seconds, 6)}
 
 
-class HandshakeError(Exception):
+class HandshakeError(PresidentError):
     """The engine's hello is missing, malformed or speaks another protocol version."""
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from .cards import card_list, parse_cards
 from .engine import Config, GameState, Phase, Ruleset
-from ..errors import CardError
+from ..errors import CardError, PresidentError
 
 _PHASES = {"play": Phase.PLAY, "deal_over": Phase.DEAL_OVER, "game_over": Phase.GAME_OVER,
            "exchange": Phase.EXCHANGE}
@@ -26,7 +26,7 @@ def reference_rules() -> Ruleset:
     return Ruleset.from_spec()
 
 
-class PositionError(ValueError):
+class PositionError(PresidentError, ValueError):
     """A STATE that cannot be set up as a reference position."""
 
 

@@ -10,20 +10,16 @@ import gettext as _gettext
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
 from ..errors import PresidentError, Problem
 
-#: The source language (msgids are English) comes first; the others have catalogs.
-SOURCE_LANG = "en"
-CATALOG_LANGS: tuple[str, ...] = ("ar", "el", "ru", "hy", "hi")
-LANGS: tuple[str, ...] = (SOURCE_LANG, *CATALOG_LANGS)
+from ..resources import CATALOG_LANGS, LANGS, SOURCE_LANG  # noqa: F401  (re-exported: the i18n package's names)
 PSEUDO_LANG = "xx"
 DOMAIN = "rules"
-
 
 
 def babel_plural_forms(lang: str) -> str:
@@ -340,8 +336,3 @@ def translator_for(root: Path, lang: str) -> Translator:
 def message_key(msg: Message) -> Key:
     return (msg.context, msg.id[0] if isinstance(msg.id, (list, tuple)) else msg.id)
 
-
-def iter_keys(messages: Iterable[Message]) -> Iterable[Key]:
-    for msg in messages:
-        if msg.id:
-            yield message_key(msg)

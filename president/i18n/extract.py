@@ -21,7 +21,7 @@ from babel.messages.extract import extract as babel_extract
 
 from ..spec import Spec, decode_spec, parse_spec, read_spec_bytes
 from .catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, SOURCE_LANG, Key, Translator, load_catalog, message_key,
-                       po_path, pot_path)
+                       po_path)
 from .pofile import REVISION_DATE, po_bytes  # noqa: F401 (REVISION_DATE: re-exported)
 from .render import CONTENT_TEMPLATE, JINJA_EXTENSIONS, TEMPLATES_DIR, build_sheet
 
@@ -243,6 +243,3 @@ def catalog_stats(root: Path, domain: str = DOMAIN) -> list[tuple[str, int, int,
 def template_bytes(root: Path, spec_path: Path) -> bytes:
     return serialize(extract_template(root, spec_path))
 
-
-def pot_file(root: Path) -> Path:
-    return pot_path(root)

@@ -22,6 +22,7 @@ from .catalogs import CATALOG_LANGS, SOURCE_LANG, BuildError, translator_for
 from .render import missing_problems
 from .steps_catalog import (FEATURE_MESSAGES, GHERKIN_CODES, KIND_OF_KEYWORD_TYPE, StepLanguage, StepSyntaxError,
                             gherkin_keywords, step_language)
+from ..errors import PresidentError
 
 LANG_OF_GHERKIN = {code: lang for lang, code in GHERKIN_CODES.items()}
 
@@ -92,7 +93,7 @@ class ReducedScenario:
     line: int
 
 
-class FeatureError(ValueError):
+class FeatureError(PresidentError, ValueError):
     """A feature file that cannot be read back: carries the line of the offending step."""
 
     def __init__(self, message: str, line: int | None = None):
@@ -144,7 +145,7 @@ def localized_scenarios(spec: Spec, lang: str, root: Path | None = None) -> list
     by_section = sorted(english, key=lambda s: [x.id for x in spec.sections].index(s.section))
     out = []
     for en, tr in zip(by_section, read):
-        out.append(Scenario(en.id, en.clause, en.section, tr.title, tr.ops, requirements(tr.ops), en.line))
+        out.append(Scenario(en.id, en.clause, en.section, tr.title, tr.ops, requirements(tr.ops, spec), en.line))
     order = {s.id: i for i, s in enumerate(english)}
     return sorted(out, key=lambda s: order[s.id])
 

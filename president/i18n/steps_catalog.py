@@ -28,6 +28,7 @@ from ..spec import Spec
 from ..scenarios.steps import GIVEN, STEP_TEMPLATES, TEMPLATES, THEN, WHEN, _field_types, parse_value
 from .catalogs import (CATALOG_LANGS, PLURAL_FORMS, SOURCE_LANG, Key, load_catalog, po_path, pot_path,
                        translations_of)
+from ..errors import PresidentError
 
 DOMAIN = "steps"
 UNREVIEWED = "unreviewed"
@@ -222,7 +223,7 @@ _CARDS = rf"{_CARD}(?: {_CARD})*"
 _RULE = r"[a-z]+(?:\.[a-z0-9]+(?:-[a-z0-9]+)*)+"
 
 
-class StepSyntaxError(ValueError):
+class StepSyntaxError(PresidentError, ValueError):
     """A phrase matches no step template (or more than one) of the language."""
 
 

@@ -129,11 +129,6 @@ def template_problem(exc: Exception) -> Problem:
                    "fix the template")
 
 
-def write_atomic(path: Path, data: bytes) -> bool:
-    """Write `data` to `path` through a temporary file and a rename; False if already identical."""
-    return bool(write_files({path: data}))
-
-
 def _unchanged(path: Path, data: bytes) -> bool:
     """The regular file at `path` holds `data` already (a device or a FIFO is never read)."""
     from ..resources import read_regular

@@ -33,7 +33,7 @@ _REPLY_KEYS = {"hello": "protocol", "legal": "actions", "new_game": "state", "de
                "state": "state"}
 
 
-class ProtocolViolation(Exception):
+class ProtocolViolation(PresidentError):
     """The engine broke the protocol (malformed reply, missing field...): an `error` outcome.
 
     `index` is the position, in the batch sent, of the request left without a valid reply.
@@ -57,11 +57,11 @@ class ProtocolFault(ProtocolViolation):
 
 
 class RunStopped(PresidentError):
-    """The run cannot go on: the engine cannot be started, is hung, or the --budget is spent."""
+    """The run cannot go on: the engine cannot be started, is hung, or the time budget is spent."""
 
 
 class EngineStartError(RunStopped):
-    """The --engine command cannot be run at all (not found, not executable, empty)."""
+    """The engine command cannot be run at all (not found, not executable, empty)."""
 
 
 class Client(Protocol):
@@ -114,7 +114,7 @@ def _times(k: int) -> str:
     return "once" if k == 1 else f"{k} times in a row"
 
 
-class NonJsonValue(ValueError):
+class NonJsonValue(PresidentError, ValueError):
     """Python's json reads it, RFC 8259 has no such value: NaN, Infinity, 1e400, a lone surrogate."""
 
 
@@ -167,7 +167,7 @@ class SubprocessClient:
         try:
             self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         except ValueError as exc:  # an unterminated quote, a trailing backslash
-            raise EngineStartError(f"cannot read the --engine command {command!r}: {exc} "
+            raise EngineStartError(f"cannot read the engine command {command!r}: {exc} "
                                    "(it is split into words as a shell would: close the quote)") from None
         self.label = command if isinstance(command, str) else shlex.join(command)
         self.timeout = timeout
@@ -188,7 +188,7 @@ class SubprocessClient:
         self._err_total = 0
         self._tails_seen: set[str] = set()
         if not self.argv or not self.argv[0]:
-            raise EngineStartError("the --engine command is empty (give the command that starts your engine)")
+            raise EngineStartError("the engine command is empty (give the command that starts your engine)")
         self.start()
 
     def start(self) -> None:
@@ -198,7 +198,7 @@ class SubprocessClient:
                                          stderr=subprocess.PIPE, cwd=self.cwd, bufsize=0, start_new_session=True)
         except (OSError, ValueError) as exc:
             raise EngineStartError(f"cannot start the engine {self.label!r}: {getattr(exc, 'strerror', None) or exc} "
-                             "(check the --engine command; it is split into words as a shell would)") from None
+                             "(check the engine command; it is split into words as a shell would)") from None
         _LIVE.add(self)
         assert self.proc.stdin is not None and self.proc.stdout is not None and self.proc.stderr is not None
         for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
@@ -286,8 +286,8 @@ class SubprocessClient:
 
     def _spent(self) -> None:
         if self.deadline is not None and time.monotonic() >= self.deadline:
-            raise RunStopped(f"the run used its whole --budget of {self.budget:g} s; stopped "
-                             "(raise --budget, or lower --games)")
+            raise RunStopped(f"the run used its whole time budget of {self.budget:g} s; stopped "
+                             "(give it more time, or play fewer games)")
 
     def _line(self, line: bytes, reqs: Sequence[dict[str, Any]], index: int) -> dict[str, Any]:
         try:
@@ -474,7 +474,7 @@ def open_client(engine: str | None, timeout: float = DEFAULT_TIMEOUT, hung_after
                 budget: float | None = None) -> Client:
     """The engine behind `--engine CMD`, or the reference engine as a subprocess when None."""
     if engine is not None and not engine.strip():
-        raise EngineStartError("the --engine command is empty (an unset variable?); give the command that starts "
-                               "your engine, or leave --engine out to check the reference")
+        raise EngineStartError("the engine command is empty (an unset variable?); give the command that starts "
+                               "your engine, or none to check the reference")
     return SubprocessClient(engine if engine is not None else reference_command(), timeout, hung_after=hung_after,
                             budget=budget)

@@ -10,10 +10,10 @@ import json
 import sys
 from typing import IO, Any, Callable
 
-from .. import __version__
+from .._version import __version__
 from ..game.cards import card_list, parse_cards
 from ..game.engine import PASS, GameState, Phase, Ruleset
-from ..errors import CardError, IllegalAction
+from ..errors import CardError, IllegalAction, PresidentError
 
 PROTOCOL_VERSION = 1
 VARIANT = "cardverse-president"
@@ -29,7 +29,7 @@ def _not_json(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
-class ProtocolError(Exception):
+class ProtocolError(PresidentError):
     def __init__(self, code: str, message: str):
         self.code = code
         self.message = message

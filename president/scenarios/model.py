@@ -11,11 +11,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Iterator
 
-from ..spec import Clause, Example, Expect, Spec, Step
+from ..game.cards import RANK_SYMBOLS, SUIT_SYMBOLS
+from ..spec import Example, Expect, Spec, Step
 from .steps import TEMPLATES, normalize_args, render
 from ..protocol.client import Client, ProtocolViolation
+from ..errors import PresidentError
 
 
 @dataclass(frozen=True)
@@ -57,20 +60,27 @@ def slug(text: str) -> str:
 
 
 # --- spec example → ops -----------------------------------------------------------------
-_CARD_ORDER: dict[str, int] = {}
+@lru_cache(maxsize=8)
+def _card_order(ranks: tuple[str, ...], suits: tuple[str, ...]) -> dict[str, int]:
+    """Card text -> position in (rank, suit) order, jokers last: one table per deck, built once."""
+    order = {rank + suit: r * 8 + s for r, rank in enumerate(ranks) for s, suit in enumerate(suits)}
+    order.update({"X1": 998, "X2": 999})
+    return order
+
+
+#: the protocol's own card order (docs/protocol.md: rank in normal order, then suit, jokers last)
+_PROTOCOL_ORDER = _card_order(RANK_SYMBOLS, SUIT_SYMBOLS)
 
 
 def card_key(spec: Spec) -> Any:
-    if not _CARD_ORDER:
-        for r, rank in enumerate(spec.deck.ranks):
-            for s, suit in enumerate(spec.deck.suits):
-                _CARD_ORDER[rank + suit] = r * 8 + s
-        _CARD_ORDER.update({"X1": 998, "X2": 999})
-    return lambda c: _CARD_ORDER.get(c, 1000)
+    """Sort key of card texts in the order of `spec`'s deck (jokers last, unknown texts after)."""
+    order = _card_order(tuple(spec.deck.ranks), tuple(spec.deck.suits))
+    return lambda c: order.get(c, 1000)
 
 
 def sort_cards(cards: Any) -> tuple[str, ...]:
-    return tuple(sorted(cards, key=lambda c: _CARD_ORDER.get(c, 1000)))
+    """Card texts in the protocol's order, the same before and after any spec was read."""
+    return tuple(sorted(cards, key=lambda c: _PROTOCOL_ORDER.get(c, 1000)))
 
 
 def _expect_ops(expect: Expect | None) -> Iterator[Op]:
@@ -150,8 +160,9 @@ def example_ops(spec: Spec, ex: Example) -> tuple[Op, ...]:
     return tuple(ops)
 
 
-def requirements(ops: tuple[Op, ...] | list[Op]) -> tuple[tuple[str, Any], ...]:
-    """Options an engine must declare in `hello` to run these ops: only those the scenario sets.
+def requirements(ops: tuple[Op, ...] | list[Op], spec: Spec) -> tuple[tuple[str, Any], ...]:
+    """Options an engine must declare in `hello` to run these ops under `spec`: only those the
+    scenario sets, and the defaults (`spec`'s) of those it depends on without setting them.
     A refused start requires no option value: the refusal is what it tests."""
     req: dict[tuple[str, Any], None] = {}
     refused_start = any(op.key == "try-start" for op in ops)
@@ -162,7 +173,7 @@ def requirements(ops: tuple[Op, ...] | list[Op]) -> tuple[tuple[str, Any], ...]:
                 req[("players", a["players"])] = None
         elif op.key in STEP_OPTIONS:
             name = STEP_OPTIONS[op.key]
-            if not refused_start or _defined(name, a[name]):
+            if not refused_start or _defined(spec, name, a[name]):
                 req[(name, a[name])] = None
             else:  # a value the spec does not define is refused: asked of engines that know the option
                 req[(name, None)] = None
@@ -176,14 +187,12 @@ def requirements(ops: tuple[Op, ...] | list[Op]) -> tuple[tuple[str, Any], ...]:
         set_ = {STEP_OPTIONS[op.key] for op in ops if op.key in STEP_OPTIONS}
         for name in _implied(ops):
             if name not in set_:
-                req[(name, option_defaults()[name])] = None
+                req[(name, option_defaults(spec)[name])] = None
     return tuple(req)
 
 
-def _defined(name: str, value: Any) -> bool:
-    from ..spec import default_spec
-
-    return default_spec().option(name).value_clause(value) is not None
+def _defined(spec: Spec, name: str, value: Any) -> bool:
+    return spec.option(name).value_clause(value) is not None
 
 
 def _implied(ops: tuple[Op, ...] | list[Op]) -> list[str]:
@@ -203,9 +212,10 @@ def _implied(ops: tuple[Op, ...] | list[Op]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def missing_requirement(options: dict[str, Any], requires: tuple[tuple[str, Any], ...]) -> str | None:
-    """Why an engine with these hello `options` cannot run a scenario, or None."""
-    defaults = option_defaults()
+def missing_requirement(options: dict[str, Any], requires: tuple[tuple[str, Any], ...],
+                        spec: Spec | None = None) -> str | None:
+    """Why an engine with these hello `options` cannot run a scenario (of `spec`), or None."""
+    defaults = option_defaults(spec)
     for name, value in requires:
         declared = options.get(name)
         if value is None and name in STEP_OPTIONS.values():
@@ -252,16 +262,12 @@ def _build_scenarios(spec: Spec) -> list[Scenario]:
         for ex in clause.examples:
             ops = example_ops(spec, ex)
             out.append(Scenario(f"{clause.id}/{slug(ex.name)}", clause.id, clause.section, ex.name, ops,
-                                requirements(ops), ex.line))
+                                requirements(ops, spec), ex.line))
     return out
 
 
-def scenarios_of(spec: Spec, clause: Clause) -> list[Scenario]:
-    return [s for s in build_scenarios(spec) if s.clause == clause.id]
-
-
 # --- execution --------------------------------------------------------------------------
-class Mismatch(AssertionError):
+class Mismatch(PresidentError, AssertionError):
     """The engine gave a wrong answer (a `fail`)."""
 
     def __init__(self, message: str, details: str = ""):
@@ -364,6 +370,7 @@ class ScenarioRun:
     #: value when the engine does not play the spec default (its own variant, e.g. revolution: [false])
     engine_options: dict[str, Any] | None = None
     position: bool = False  # start from the spec's opening position (`new_game.position`), not by the first lead
+    spec: Spec | None = None  # whose option defaults go unsaid (None: the packaged spec)
 
     def _request(self, req: dict[str, Any]) -> dict[str, Any]:
         reply = self.client.request(req)
@@ -421,14 +428,14 @@ class ScenarioRun:
         k = op.key
         if k == "table":
             self.config["players"] = a["players"]
-            defaults = option_defaults()
+            defaults = option_defaults(self.spec)
             for name, declared in (self.engine_options or {}).items():
                 if name in defaults and isinstance(declared, list) and declared and not any(
                         type(v) is type(defaults[name]) and v == defaults[name] for v in declared):
                     self.config[name] = declared[0]
         elif k in STEP_OPTIONS:
             name = STEP_OPTIONS[k]
-            if a[name] != option_defaults().get(name) or name == "revolution":
+            if a[name] != option_defaults(self.spec).get(name) or name == "revolution":
                 # a default value goes unsaid: an engine that does not know the option plays it
                 self.config[name] = a[name]
         elif k == "deals":
@@ -542,10 +549,3 @@ def opening_position(new_game: dict[str, Any]) -> dict[str, Any] | None:
         return None
     s = reply["state"]
     return {k: s[k] for k in ("to_act", "trick", "passed", "finished", "order", "scores")}
-
-
-def run_ops(client: Client, ops: tuple[Op, ...]) -> ScenarioRun:
-    run = ScenarioRun(client)
-    for op in ops:
-        run.execute(op)
-    return run

@@ -39,13 +39,14 @@ from typing import Any
 
 from ..spec import Spec
 from .model import Mismatch, Op, Scenario, ScenarioRun, card_key, requirements
+from ..errors import PresidentError
 
 #: Expectation ops that list every seat: the added seats' part is the reference's.
 _ALL_SEATS = ("passed", "nobody-passed", "finished", "nobody-finished", "scores", "hand-sizes")
 _ACTS = ("play", "pass", "give", "try-play", "try-pass", "try-give")
 
 
-class NotMovable(Exception):
+class NotMovable(PresidentError):
     """The scenario cannot be moved to that table size (the message says why)."""
 
 
@@ -134,7 +135,7 @@ class Native:
         from ..protocol.client import InProcessClient
         from ..protocol.server import Session
 
-        run = ScenarioRun(InProcessClient(lambda: Session(rules)))
+        run = ScenarioRun(InProcessClient(lambda: Session(rules)), spec=rules.spec)
         self.phases: dict[int, str] = {}
         self.rules: dict[int, str | None] = {}
         try:
@@ -197,7 +198,7 @@ class _Mover:
         self.n = n
         self.k = n - self.n0
         self.shift = self.k if how == "out" else 0
-        self.run = ScenarioRun(InProcessClient(lambda: Session(rules)))
+        self.run = ScenarioRun(InProcessClient(lambda: Session(rules)), spec=rules.spec)
         self.ops: list[Op] = []
         self.native = native
 
@@ -372,7 +373,7 @@ def move(spec: Spec, sc: Scenario, n: int, rules: Any = None) -> Sized:
         except NotMovable as exc:
             reasons.append(f"{how}: {exc}")
             continue
-        requires = requirements(ops)
+        requires = requirements(ops, spec)
         if ("players", n) not in requires:  # a refused start is moved to a table the engine plays
             requires = (("players", n),) + requires
         return Sized(n, replace(sc, id=f"{sc.id}@{n}p", name=f"{sc.name} @{n}p", ops=tuple(ops),

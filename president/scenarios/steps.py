@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 #: Step kinds, as Gherkin keywords.
 GIVEN, WHEN, THEN = "given", "when", "then"
@@ -221,6 +221,3 @@ def normalize_args(key: str, args: dict[str, Any]) -> dict[str, Any]:
         out[name] = v
     return out
 
-
-def templates_of(kind: str) -> Iterable[StepTemplate]:
-    return (t for t in STEP_TEMPLATES if t.kind == kind)

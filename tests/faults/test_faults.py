@@ -151,8 +151,8 @@ def test_the_stderr_kept_is_a_bounded_tail():
 
 
 @pytest.mark.parametrize("args, code, wanted", [
-    (["conform", "--engine", ""], 2, "the --engine command is empty"),
-    (["conform", "--engine", "  "], 2, "the --engine command is empty"),
+    (["conform", "--engine", ""], 2, "the engine command is empty"),
+    (["conform", "--engine", "  "], 2, "the engine command is empty"),
     (["conform", "--engine", 'x "unterminated'], 2, "No closing quotation"),
     (["conform", "--engine", "/nonexistent/engine"], 2, "cannot start the engine"),
     (["bench", "--option", "players=5", "-n", "1"], 2, "the table size is --players"),
