@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from .util import check_output, write_output
 from ..errors import PresidentError
+
+if TYPE_CHECKING:
+    from ..conform.saved import Report
 
 REPORT = click.Path(path_type=Path)
 
@@ -23,7 +27,7 @@ class BadReport(click.ClickException):
     exit_code = 2
 
 
-def _load(path: Path):  # type: ignore[no-untyped-def]
+def _load(path: Path) -> "Report":
     from ..conform.saved import Report, ReportError
 
     try:

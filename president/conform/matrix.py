@@ -16,8 +16,8 @@ CELLS = _table.CELLS
 
 
 def matrix(runs: list[Run]) -> dict[str, Any]:
-    """The table as JSON: engines (with their fitted variant, root causes and counts), then clause → engine → cell."""
-    return _table.build([Report(json_report(run), run.engine) for run in runs])
+    """The table as JSON: the engines (fitted variant, root causes, counts), then clause → engine → cell."""
+    return _table.build([Report(json_report(run)) for run in runs])
 
 
 def matrix_text(table: dict[str, Any]) -> str:

@@ -211,8 +211,9 @@ class SavedRun(Run):
 class Report:
     """One saved `president conform --json` report, checked, with typed accessors."""
 
-    def __init__(self, data: dict[str, Any], path: str | Path = "<report>"):
-        self.data = check(data, path)
+    def __init__(self, data: dict[str, Any], path: str | Path = ""):
+        """`data` checked as a report; `path` the file it was read from ("" for a run not saved)."""
+        self.data = check(data, path or "the report")
         self.path = str(path)
         table = data.get(MESSAGES)
         self._messages = table if isinstance(table, list) else []

@@ -79,7 +79,7 @@ def _engine(rep: Report, number: int) -> tuple[dict[str, Any], dict[str, str]]:
     """The engine's head of the page (root causes, fitted variant, totals) and its evidence."""
     devs = rep.deviations
     failures: dict[str, str] = {}
-    failing = []
+    failing: list[dict[str, Any]] = []
     for r in rep.scenario_results:
         if r.outcome in ("fail", "error", "protocol") and len(failing) < FAILURES:
             anchor = f"e{number}-s{len(failing) + 1}"
@@ -115,7 +115,8 @@ def build(reports: list[Report]) -> dict[str, Any]:
         if rep.spec_version != first.spec_version:
             raise ReportError(rep.path, f"is a run of spec {rep.spec_version}, {first.path} of spec "
                                         f"{first.spec_version}: a table compares runs of one spec")
-    engines, rows = [], {}
+    engines: list[dict[str, Any]] = []
+    rows: dict[str, dict[str, Any]] = {}
     heads = [_engine(rep, i) for i, rep in enumerate(reports, 1)]
     devs = [rep.deviations for rep in reports]
     for sid, _title, clauses in first.sections:
@@ -168,7 +169,8 @@ def _status(s: str) -> str:
 def _head_html(i: int, e: dict[str, Any]) -> list[str]:
     t = e["scenarios"]
     out = [f'<article id="e{i}"><h3>[{i}] {esc(e["name"])}</h3>',
-           f"<p>command: <code>{esc(e['command'])}</code> (report <code>{esc(e['file'])}</code>)</p>",
+           f"<p>command: <code>{esc(e['command'])}</code>"
+           + (f" (report <code>{esc(e['file'])}</code>)" if e["file"] else "") + "</p>",
            f"<p>fitted variant: {esc(e['fitted_line'])}"
            + (f"; declare it in hello: <code>{esc((e['fitted_variant'] or {}).get('hello_options'))}</code>"
               if (e["fitted_variant"] or {}).get("hello_options") else "") + "</p>",
@@ -229,8 +231,8 @@ def html(table: dict[str, Any]) -> str:
         out += _head_html(i, e)
     out += ["</section>", '<section id="legend"><h2>Legend</h2><table>']
     out += [f'<tr><td class="{_status(k)}">{esc(k)}</td><td>{esc(v)}</td></tr>' for k, v in LEGEND.items()]
-    out += ["</table><p>A cell links to its evidence below: the deviation and its minimal scenario, "
-            "or the failing scenario.</p></section>", '<section id="table"><h2>Clause × engine</h2>']
+    out += [("</table><p>A cell links to its evidence below: the deviation and its minimal scenario, "
+             "or the failing scenario.</p></section>"), '<section id="table"><h2>Clause × engine</h2>']
     everyone = list(range(len(engines)))
     with_ai = [i for i in everyone if engines[i]["offers_ai"]]
     for s in table["sections"]:

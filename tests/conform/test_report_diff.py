@@ -79,5 +79,6 @@ def test_bad_input_exits_2(tmp_path):
 def test_shape_keeps_what_differs_and_drops_the_values():
     a = "after play 6C from seat 2: engine has scores [1, 0, 0]; the reference [3, 1, 2] (score.points)"
     b = "after play 10H 10S from seat 0: engine has scores [0, 0, 4]; the reference [2, 2, 1] (score.points)"
-    assert shape(a) == shape(b) == "after play <card> from seat N: engine has scores [...]; the reference [...] (score.points)"
+    assert shape(a) == shape(b) == ("after play <card> from seat N: engine has scores [...]; "
+                                    "the reference [...] (score.points)")
     assert shape("engine accepted pass on 5C from seat 1") != shape("engine refused pass on 5C from seat 1")

@@ -40,7 +40,7 @@ def _table(tmp_path, *names):
 
 
 def test_the_table_from_saved_runs(tmp_path):
-    out, table, page = _table(tmp_path, "reference", "house")
+    out, table, _ = _table(tmp_path, "reference", "house")
     reports = [Report.load(saved(n).path) for n in ("reference", "house")]
     assert [e["name"] for e in table["engines"]] == [r.engine_name for r in reports]
     sections = [(s["id"], s["clauses"]) for s in table["sections"]]
@@ -57,7 +57,7 @@ def test_the_table_from_saved_runs(tmp_path):
                 assert outcome == "pass" and not named
     assert any(c["status"] == "blocked" for row in table["clauses"].values() for c in row["engines"])
     for line in out.stdout.splitlines()[:3]:
-        assert line.startswith("engines:") or line.startswith("  [")
+        assert line.startswith(("engines:", "  ["))
 
 
 def test_the_page(tmp_path):
