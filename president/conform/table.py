@@ -94,7 +94,8 @@ def _engine(rep: Report, number: int) -> tuple[dict[str, Any], dict[str, str]]:
         "scenarios": rep.data["scenarios"],
         "lockstep": None if lock is None else {"games": lock.games, "divergent": lock.failed, "errors": lock.errors},
         "root_causes": [{"anchor": f"e{number}-d{j}", "clause": d.clause, "also": d.also, "title": d.title,
-                         "difference": d.difference, "verdict": _verdict(d), "hello_options": d.hello_options,
+                         "difference": d.difference, "verdict": _verdict(d), "partly": d.partly,
+                         "hello_options": d.hello_options,
                          "blocked": d.blocked, "scenarios": d.scenarios, "games": d.games, "steps": d.steps,
                          "evidence": d.evidence, "engine_error": d.engine_error,
                          "minimal_scenario": d.gherkin, "confirmed": d.confirmed}
@@ -197,8 +198,10 @@ def _evidence_html(i: int, e: dict[str, Any]) -> list[str]:
         out.append(f'<article id="{d["anchor"]}"><h4>deviation {esc(d["clause"])}: {esc(d["title"])}</h4>'
                    f"<p>{esc(d['difference'])}</p><p>{esc(d['verdict'])}{also}"
                    + (f"; declare it with <code>{esc(d['hello_options'])}</code>" if d["hello_options"] else "")
-                   + f"</p><p>blocks {d['blocked']} scenario(s), {len(d['scenarios'])} of its own failed, "
-                   f"{d['games']} lock-step game(s), {d['steps']} divergent step(s)</p>"
+                   + "</p>" + "".join(f"<p>partly explained: {esc(x)}</p>" for x in d["partly"])
+                   + f"<p>blocks {d['blocked']} scenario(s), {d['games']} lock-step game(s), "
+                   f"{d['steps']} divergent step(s); its own failing scenarios: "
+                   f"{esc(', '.join(d['scenarios']) or 'none')}</p>"
                    f"<p>evidence: {esc(d['evidence'])}</p>"
                    + (f"<p>engine said: {esc(d['engine_error'])}</p>" if d["engine_error"] else "")
                    + (f"<p>minimal scenario{' (confirmed on the engine)' if d['confirmed'] else ''}:</p>"
@@ -208,6 +211,8 @@ def _evidence_html(i: int, e: dict[str, Any]) -> list[str]:
         out.append(f'<article id="{f["anchor"]}"><h4>{esc(f["outcome"].upper())} {esc(f["id"])}</h4>'
                    f"<p>at: {esc(f['step'])}</p><pre>{esc(f['message'])}</pre>"
                    + (f"<p>root cause: {esc(f['root_cause'])}</p>" if f["root_cause"] else "") + "</article>")
+    if not e["root_causes"] and not e["failures"]:
+        out.append("<p>nothing to show: no deviation, no failing scenario.</p>")
     if e["more_failures"] > 0:
         out.append(f"<p>and {e['more_failures']} more failing scenario(s): see the engine's report.</p>")
     return out
@@ -216,7 +221,8 @@ def _evidence_html(i: int, e: dict[str, Any]) -> list[str]:
 def _row(cid: str, row: dict[str, Any], columns: list[int]) -> str:
     cells = []
     for c in (row["engines"][i] for i in columns):
-        label = c["status"] + (f": {c['detail']}" if c["status"] in ("house rule", "blocked") else "")
+        label = c["detail"] if c["status"] == "blocked" else (
+            c["status"] + (f": {c['detail']}" if c["status"] == "house rule" else ""))
         inner = f'<a href="#{esc(c["evidence"])}">{esc(label)}</a>' if c.get("evidence") else esc(label)
         cells.append(f'<td class="{_status(c["status"])}" title="{esc(c["detail"])}">{inner}</td>')
     return f'<tr><th scope="row" title="{esc(row["title"])}">{esc(cid)}</th>' + "".join(cells) + "</tr>"
