@@ -63,14 +63,18 @@ class Change:
 
 
 def _compared(d: SavedDeviation) -> dict[str, object]:
-    """What may change in a deviation that keeps its key (counts of games and steps aside: they follow --games)."""
-    return {"difference": d.difference, "house rule": d.house_rule or "none", "declared": d.declared,
+    """What may change in a deviation that keeps its key (the values in its difference aside: they
+    follow the game that showed it; the counts of games and steps too: they follow --games)."""
+    return {"house rule": d.house_rule or "none", "declared": d.declared,
             "also breaks": ", ".join(sorted(d.also)) or "none", "own failing scenarios": len(d.scenarios),
             "blocked scenarios": d.blocked}
 
 
-def _changed(old: SavedDeviation, new: SavedDeviation) -> list[str]:
+def _changed(old: SavedDeviation, new: SavedDeviation, paired: bool = False) -> list[str]:
+    """What changed, `field: old -> new`; `paired`: two deviations of one clause that differ in what differs."""
     a, b = _compared(old), _compared(new)
+    if paired:
+        a, b = {"difference": old.difference, **a}, {"difference": new.difference, **b}
     return [f"{k}: {a[k]} -> {b[k]}" for k in a if a[k] != b[k]]
 
 
@@ -101,7 +105,7 @@ def diff(old: Report, new: Report) -> list[Change]:
             changes.append(Change(NEW, clause, how, None, d))
         else:
             left_old.remove(match)
-            changes.append(Change(CHANGED, clause, how, match[2], d, _changed(match[2], d)))
+            changes.append(Change(CHANGED, clause, how, match[2], d, _changed(match[2], d, paired=True)))
     changes += [Change(GONE, clause, how, d, None) for clause, how, d in left_old]
     was, now = _errors(old), _errors(new)
     changes += [Change(NEW, now[sid], f"scenario {sid} now errors") for sid in now if sid not in was]

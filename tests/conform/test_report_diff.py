@@ -82,3 +82,22 @@ def test_shape_keeps_what_differs_and_drops_the_values():
     assert shape(a) == shape(b) == ("after play <card> from seat N: engine has scores [...]; "
                                     "the reference [...] (score.points)")
     assert shape("engine accepted pass on 5C from seat 1") != shape("engine refused pass on 5C from seat 1")
+
+
+def test_another_mechanism_under_a_known_clause(tmp_path):
+    """A second way of breaking a clause that already deviates is new; one that replaces it is a change."""
+    old = Report.load(saved("house").path)
+    first = old.deviations[0]
+    other = "engine refused pass on an empty trick from seat 1; the reference accepts it"
+
+    def added(data):
+        data["deviations"].append({**data["deviations"][0], "difference": other})
+
+    def replaced(data):
+        data["deviations"][0]["difference"] = other
+
+    out = report("diff", saved("house").path, saved("house").copy(tmp_path, "added.json", added))
+    assert out.exit_code == 1 and _new_clauses(out.stdout) == {first.clause}
+    out = report("diff", saved("house").path, saved("house").copy(tmp_path, "replaced.json", replaced))
+    assert out.exit_code == 0 and re.search(rf"^CHANGED\s+{re.escape(first.clause)}:", out.stdout, re.M)
+    assert f"difference: {first.difference} -> {other}" in out.stdout
