@@ -49,7 +49,9 @@ def report() -> None:
 @click.argument("path", type=REPORT)
 @click.option("-v", "--verbose", is_flag=True, help="List every clause, also those without scenarios.")
 def show(path: Path, verbose: bool) -> None:
-    """Print the text report of a saved run, as `president conform` printed it."""
+    """Print a saved run's text report.
+
+    The same text as `president conform` printed (in English)."""
     saved = _load(path)
     for fault in saved.protocol_faults:
         click.echo(f"protocol fault: {fault}", err=True)
@@ -63,7 +65,9 @@ def show(path: Path, verbose: bool) -> None:
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
               help="Write the table as JSON.")
 def table(paths: tuple[Path, ...], html_path: Path | None, json_path: Path | None) -> None:
-    """Build the clause x engine table from saved runs (one column per report, in the order given)."""
+    """Build the clause x engine table from saved runs.
+
+    One column per report, in the order given; the runs must be of one spec."""
     from ..conform import table as page
     from ..conform.saved import ReportError
 
@@ -87,7 +91,9 @@ def table(paths: tuple[Path, ...], html_path: Path | None, json_path: Path | Non
 @click.argument("old", type=REPORT)
 @click.argument("new", type=REPORT)
 def diff(old: Path, new: Path) -> None:
-    """List the deviations new, gone or changed from OLD to NEW (two runs of one engine).
+    """List deviations new, gone or changed (exit 1: a new one).
+
+    Compares OLD and NEW, two saved runs of one engine.
 
     Deviations are matched by clause and by what differs, not by their place in the list.
     Exit 1 when a deviation (or a scenario or lock-step error) is new, 0 otherwise, 2 on a bad file.
