@@ -106,7 +106,8 @@ def main() -> None:
     The spec (spec/president.yaml) is the single source of truth: `build` renders the
     rule sheets and features from it, `check` verifies catalogs and generated files,
     `engine` serves the reference engine over the JSON-lines protocol, `conform`
-    checks any engine against the spec's scenarios, `tournament` and `bench` measure
+    checks any engine against the spec's scenarios, `report` reads its saved reports
+    (show, table, diff), `tournament` and `bench` measure
     the AIs and the engine, `i18n` holds the translator's tools.
 
     Exit codes: 0 success, 1 problems found, 2 usage error, 130 interrupted (Ctrl-C).
@@ -123,6 +124,7 @@ def _register() -> None:
     from .project import build, check; [main.add_command(c) for c in (build, check)]  # noqa: E702
     from .i18n import i18n; main.add_command(i18n)  # noqa: E702
     from .conform import conform; main.add_command(conform)  # noqa: E702
+    from .report import report; main.add_command(report)  # noqa: E702
 
 
 _register()

@@ -24,6 +24,9 @@ MARK = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "protocol": "PROTOCOL"
 REQUEST_CHARS = 160
 LINE = 160  # the longest line of the text report, Gherkin steps aside
 SheetLines = list[tuple[tuple[str, ...], str]]
+#: The JSON report's format (president/schemas/report.schema.json, read back by `saved.Report`):
+#: raised when a key is removed or changes meaning, never when one is added.
+REPORT_VERSION = 1
 
 
 @dataclass
@@ -87,9 +90,10 @@ def _message_lines(message: str, indent: str) -> list[str]:
 
 
 def _lock_line(lock: LockstepResult) -> str:
+    rate = round(lock.steps_per_s, 1)  # as the JSON keeps it: a saved report prints the same line
     return (f"lock-step: {lock.games} games, {lock.steps} steps, {lock.failed} divergent, {lock.errors} errors, "
-            f"{lock.steps_per_s:,.0f} steps/s" + (f", {len(lock.unfinished)} not played to the end" if lock.unfinished
-                                                  else ""))
+            f"{rate:,.0f} steps/s" + (f", {len(lock.unfinished)} not played to the end" if lock.unfinished
+                                      else ""))
 
 
 def _fit_lines(run: Run) -> list[str]:
@@ -246,10 +250,32 @@ def _suite(results: list[ScenarioResult]) -> dict[str, int]:
     return totals(results)
 
 
+def spec_outline(spec: Spec) -> dict[str, Any]:
+    """What a saved report keeps of its spec: the sections and their clauses, in order."""
+    return {"game": spec.game, "variant": spec.variant, "version": spec.version,
+            "sections": [{"id": s.id, "title": s.title,
+                          "clauses": [{"id": c.id, "title": c.title} for c in spec.clauses_in(s.id)]}
+                         for s in spec.sections]}
+
+
+def _kept(divergences: list[Any], limit: int = 100) -> list[Any]:
+    """The first `limit` divergences, and the first of every other clause (all the text report shows)."""
+    kept = divergences[:limit]
+    seen = {d.clause for d in kept}
+    for d in divergences[limit:]:
+        if d.clause not in seen:
+            seen.add(d.clause)
+            kept.append(d)
+    return kept
+
+
 def json_report(run: Run) -> dict[str, Any]:
     lock, hello = run.lock, run.hello
     return {
+        "report_version": REPORT_VERSION,
         "spec_version": run.spec.version,
+        "spec": spec_outline(run.spec),
+        "command": run.engine,
         "engine": {k: hello.get(k) for k in ("name", "version", "protocol", "spec_version", "options")} if hello else None,
         "scenarios": _suite(run.rule_results),
         "ai_scenarios": _suite(run.ai_results) if run.ai_run else None,
@@ -264,8 +290,9 @@ def json_report(run: Run) -> dict[str, Any]:
         "fit": run.fit.as_dict() if run.fit is not None else None,
         "protocol_notes": run.notes,
         "failing": run.failing,
-        "scenario_results": [r.as_dict() for r in run.results],
-        "divergences": [d.as_dict() for d in lock.divergences[:100]] if lock else [],
+        "scenario_results": [{**r.as_dict(), "section": r.section, "name": r.name,
+                              "root_cause": r.root.text() if r.root else None} for r in run.results],
+        "divergences": [d.as_dict() for d in _kept(lock.divergences)] if lock else [],
     }
 
 
