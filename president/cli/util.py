@@ -2,6 +2,7 @@
 and a progress line on stderr when it is a terminal."""
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import sys
@@ -12,7 +13,7 @@ from typing import Any, Iterable, Iterator
 import click
 
 from ..atomic import NAME_MAX, StagingError, is_special, replace_all
-from ..errors import PresidentError
+from ..errors import PresidentError, Problem
 
 
 class Seconds(click.ParamType):
@@ -124,6 +125,34 @@ def write_output(path: Path, text: str, option: str) -> None:
     except StagingError as exc:
         raise PresidentError(f"cannot write {option} {path}: {exc.error.strerror or exc.error} "
                              "(choose a writable place)") from None
+
+
+#: The longest line a command prints about an input (a problem, with its file and hint).
+MAX_LINE = 500
+
+
+def bounded_line(text: str, limit: int = MAX_LINE) -> str:
+    """`text` cut to at most `limit` characters, saying so and how long it was."""
+    if len(text) <= limit:
+        return text
+    note = f" [... cut: {len(text):,} characters]"
+    return text[:limit - len(note)] + note
+
+
+def bounded(problems: Iterable[Problem], limit: int = MAX_LINE) -> list[Problem]:
+    """The problems, each printed on at most `limit` characters: a huge value quoted in a message
+    (a 1 MB clause title) is cut with a note; the file, line and hint are kept when they fit."""
+    out = []
+    for p in problems:
+        if len(str(p)) > limit or "\n" in p.message:
+            rest = len(str(dataclasses.replace(p, message="")))
+            room = max(limit - rest, limit // 2)
+            p = dataclasses.replace(p, message=bounded_line(p.message.replace("\n", " / "), room))
+            if len(str(p)) > limit:
+                p = Problem(bounded_line(p.file, 200), p.line, bounded_line(p.path, 100),
+                            bounded_line(p.message, 100), bounded_line(p.hint, 100))
+        out.append(p)
+    return out
 
 
 class ProgressLine:
