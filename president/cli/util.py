@@ -132,11 +132,13 @@ MAX_LINE = 500
 
 
 def bounded_line(text: str, limit: int = MAX_LINE) -> str:
-    """`text` cut to at most `limit` characters, saying so and how long it was."""
+    """`text` in at most `limit` characters: its middle cut out, saying so and how long it was
+    (the end often says what is wrong: `'TTT…' is too long`)."""
     if len(text) <= limit:
         return text
-    note = f" [... cut: {len(text):,} characters]"
-    return text[:limit - len(note)] + note
+    note = f" [... {len(text):,} characters, cut ...] "
+    room = max(limit - len(note), 2)
+    return text[:room - room // 3] + note + text[len(text) - room // 3:]
 
 
 def bounded(problems: Iterable[Problem], limit: int = MAX_LINE) -> list[Problem]:
