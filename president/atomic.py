@@ -9,17 +9,29 @@ report files of the commands (one file); it imports nothing heavy, so commands s
 - A replaced file keeps its mode (and, as root, its owner); a new file gets the umask's mode.
 - Staged files are removed on every way out: an error, Ctrl-C or SIGTERM (which the command line
   turns into an exception), including while a staged file is being created.
+- A staged file is named `.NAME.XXXXXXXX.tmp` (NAME cut so that the whole name stays within the
+  file system's limit of 255 bytes); only a SIGKILL can leave one behind, and `stale_staged`
+  finds those (`president build` removes them, `president check` reports them).
+- `signals_honoured()` keeps an interruption from being lost inside code that swallows it (a
+  finalizer that runs while Ctrl-C is raised prints "Exception ignored" and goes on).
 """
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import signal
 import stat
+import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Callable, Iterator
+
 from .errors import PresidentError
+
+#: The longest file name most file systems take (ext4, XFS, tmpfs, APFS: NAME_MAX), in bytes.
+NAME_MAX = 255
+_STAGED = re.compile(r"^\.(?P<name>.+)\.[0-9a-f]{8}\.tmp$", re.S)
 
 
 class StagingError(PresidentError):
@@ -54,6 +66,94 @@ def is_special(path: Path) -> bool:
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
+def _cut(name: str, limit: int) -> str:
+    """`name` cut to at most `limit` bytes of UTF-8, never inside a character."""
+    return os.fsencode(name)[:limit].decode("utf-8", "ignore") if len(os.fsencode(name)) > limit else name
+
+
+def staged_name(name: str, token: str) -> str:
+    """The staged file of a target called `name`: `.NAME.TOKEN.tmp`, NAME cut to stay within NAME_MAX."""
+    return f".{_cut(name, NAME_MAX - len(token) - 6)}.{token}.tmp"
+
+
+def stale_staged(folder: Path, names: set[str] | None = None, recursive: bool = False) -> list[Path]:
+    """Staged files in `folder` (and below when `recursive`) that an interrupted write left behind:
+    `.NAME.XXXXXXXX.tmp`, for any NAME, or only for the targets called `names` (a writer's own)."""
+    wanted = None if names is None else {_cut(n, NAME_MAX - 14) for n in names}
+    try:
+        found = sorted(folder.rglob(".*.tmp") if recursive else folder.glob(".*.tmp"))
+        return [path for path in found if (m := _STAGED.match(path.name)) is not None
+                and (wanted is None or m.group("name") in wanted) and path.is_file() and not path.is_symlink()]
+    except OSError:
+        return []
+
+
+def remove_stale(folder: Path, names: set[str], recursive: bool = False) -> list[Path]:
+    """Remove the staged files `stale_staged` finds for the targets `names`; the ones removed."""
+    removed = []
+    for path in stale_staged(folder, names, recursive):
+        try:
+            path.unlink()
+            removed.append(path)
+        except OSError:
+            pass
+    return removed
+
+
+@contextmanager
+def signals_honoured() -> Iterator[Callable[[], None]]:
+    """SIGINT and SIGTERM inside the block are recorded, then handled as before (the command line
+    raises KeyboardInterrupt). Yields `checkpoint()`: call it where the block may have swallowed
+    the exception (after a library call); it raises it again. Whatever the block swallowed is
+    raised again on leaving it, and the "Exception ignored" report of a finalizer is not printed."""
+    got: list[int] = []
+    previous: dict[int, Any] = {}
+
+    def record(signum: int, frame: Any) -> None:
+        got.append(signum)
+        _handle(signum, previous[signum], frame)
+
+    def checkpoint() -> None:
+        if got:
+            signum = got[0]
+            got.clear()
+            _handle(signum, previous.get(signum, signal.SIG_DFL), None)
+
+    old_hook = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:  # the KeyboardInterrupt a finalizer ate: raised at the checkpoint
+        if not (isinstance(unraisable.exc_value, KeyboardInterrupt) and got):
+            old_hook(unraisable)
+
+    try:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            previous[signum] = signal.signal(signum, record)
+    except ValueError:  # not the main thread: signals are not ours to handle
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        yield lambda: None
+        return
+    sys.unraisablehook = hook
+    try:
+        yield checkpoint
+        checkpoint()
+    finally:
+        sys.unraisablehook = old_hook
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _handle(signum: int, handler: Any, frame: Any) -> None:
+    """What `handler` (as signal.signal returned it) does with `signum`."""
+    if callable(handler):
+        handler(signum, frame)
+    elif handler != signal.SIG_IGN:  # SIG_DFL: Ctrl-C raises, SIGTERM ends the process
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+
 @contextmanager
 def _signals_held() -> Iterator[None]:
     """SIGINT and SIGTERM wait (are delivered right after) while the block runs."""
@@ -76,7 +176,7 @@ def _stage(target: Path, data: bytes, staged: list[tuple[str, Path]]) -> None:
         st: os.stat_result | None = os.stat(target)
     except FileNotFoundError:
         st = None
-    tmp = str(target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp")
+    tmp = str(target.parent / staged_name(target.name, secrets.token_hex(4)))
     fd = -1
     try:
         with _signals_held():

@@ -78,6 +78,16 @@ class SpecialFile(PresidentError, OSError):
     """A file that must be a regular file is not one (a device, a FIFO, a folder...), or is too large."""
 
 
+class HardLinked(SpecialFile):
+    """A file that must be the project's own has other names (hard links): it may be a file from
+    outside the project, so it is refused without being read."""
+
+    def __init__(self, path: Path, links: int):
+        super().__init__(0, f"has {links} hard links, so it may be a file from outside the project; "
+                            "refused, not read", str(path))
+        self.links = links
+
+
 def file_kind(mode: int) -> str:
     import stat
     for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
@@ -88,9 +98,10 @@ def file_kind(mode: int) -> str:
     return "not a regular file"
 
 
-def read_regular(path: Path, limit: int) -> bytes:
+def read_regular(path: Path, limit: int, own: bool = False) -> bytes:
     """The bytes of a regular file, at most `limit` of them: a device, a FIFO or a socket is refused
-    at once (opened without blocking, never read), a longer file as soon as `limit` is passed.
+    at once (opened without blocking, never read), a longer file as soon as `limit` is passed, and
+    with `own` a file with more than one hard link (HardLinked), before anything is read.
     Raises FileNotFoundError, PermissionError... or SpecialFile (an OSError) with a plain reason."""
     import os
     import stat
@@ -99,6 +110,8 @@ def read_regular(path: Path, limit: int) -> bytes:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise SpecialFile(0, f"{file_kind(st.st_mode)}, not a regular file", str(path))
+        if own and st.st_nlink > 1:
+            raise HardLinked(path, st.st_nlink)
         chunks, size = [], 0
         while True:
             chunk = os.read(fd, min(1 << 20, limit + 1 - size))

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Callable
 
 import click
 
-from .util import ProgressLine, Seconds, check_output, write_output
+from .util import ProgressLine, Seconds, check_outputs, run_inputs, write_output
 from ..errors import PresidentError
 
 if TYPE_CHECKING:
@@ -159,8 +159,7 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
     if shrink != shrink:  # nan
         raise click.BadParameter("'nan' is not a number of seconds", param_hint="--shrink")
     outputs = {"--junit": junit, "--json": json_path, "--cucumber-json": cucumber_json, "--html": html_path}
-    for option, path in outputs.items():
-        check_output(path, option)
+    check_outputs(outputs, run_inputs(spec_path, engines))
     if len(engines) > 1:
         if junit or cucumber_json:
             raise click.UsageError("--junit and --cucumber-json report one engine; with several --engine, "

@@ -67,7 +67,7 @@ def bench(games: int, players: int, seed: int, through_protocol: bool, pin: bool
     legal/act round trips per second from this (Python) client.
     """
     from ..arena.bench import bench_engine, bench_protocol
-    from .util import check_output, write_output
+    from .util import check_outputs, run_inputs, write_output
     from ..errors import IllegalAction
 
     rules = _rules(None)
@@ -80,7 +80,7 @@ def bench(games: int, players: int, seed: int, through_protocol: bool, pin: bool
                                  "--players", param_hint="--option")
     if through_protocol and config:
         raise click.UsageError("--option applies to the in-process bench only")
-    check_output(json_path, "--json")
+    check_outputs({"--json": json_path}, run_inputs())
     try:
         result = bench_protocol(games, players, seed, pin) if through_protocol else bench_engine(games, players, seed,
                                                                                                    config)

@@ -6,11 +6,17 @@ Exit codes: 0 success, 1 problems found (listed on stderr as file:line: what (wh
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from .i18n import _ROOT, _SPEC, _fail, _problems_of, _require_i18n, _say, writable_root
+from .util import bounded
 from ..errors import PresidentError
+
+if TYPE_CHECKING:
+    from ..project.build import Extra
+    from ..spec import Spec
 
 
 @click.command()
@@ -37,45 +43,40 @@ def build(spec: Path | None, out: Path | None, root: Path | None, pseudo: bool =
     _require_i18n()
     from ..project.build import Project, build_project
     project = Project.resolve(writable_root(root, out), spec, out)
+    base = out.resolve() if out else project.root
+    pdf_folder = base if out else project.root / "pdf"
+    extras = (*([_pseudo_sheets(base, not no_isolation)] if pseudo else []),
+              *([_pdf_sheets(pdf_folder, project.root)] if pdf else []))
     try:
-        result = build_project(project, _say)
+        result = build_project(project, _say, extras)
     except PresidentError as exc:
-        _fail(_problems_of(exc), "build refused, nothing written")
-    for rel in result.written:
-        _say(f"wrote {project.target(rel)}")
-    _say(f"build: {len(result.written)} written, {len(result.unchanged)} unchanged "
-         f"in {result.seconds:.2f}s (sheets in {project.rules_dir}, features in {project.features_dir})")
-    if pseudo:
-        from ..i18n.render import render_pseudo
-        from ..i18n.catalogs import confined
-        from ..project.build import read_spec, write_files
-        base = out.resolve() if out else project.root
-        folder = base / "pseudo"
-        try:
-            write_files({confined(folder / name, base): text.encode("utf-8") for name, text in
-                         render_pseudo(read_spec(project.spec_path), isolation=not no_isolation).items()})
-        except PresidentError as exc:
-            _fail(_problems_of(exc), "pseudo-locales refused, not written")
-        _say(f"pseudo-locales en-XA, ar-XB written to {folder}")
-    if pdf:
-        _build_pdfs(project, out)
-
-
-def _build_pdfs(project, out: Path | None) -> None:  # type: ignore[no-untyped-def]
-    """<lang>.pdf for every language, all or none."""
-    import time
-    from ..i18n.pdf import render_pdfs
-    from ..project.build import read_spec, write_files
-    folder = out.resolve() if out else project.root / "pdf"
-    start = time.perf_counter()
-    try:
-        pdfs = render_pdfs(read_spec(project.spec_path), project.root)
-        written = write_files({folder / f"{lang}.pdf": data for lang, data in pdfs.items()})
-    except PresidentError as exc:
-        _fail(_problems_of(exc), "PDF sheets refused, none written")
-    for path in written:
+        _fail(bounded(_problems_of(exc)), "build refused, nothing written")
+    for path in result.removed:
+        _say(f"removed {path} (a staged file an interrupted build left)")
+    for path in result.written:
         _say(f"wrote {path}")
-    _say(f"pdf: {len(pdfs)} sheets in {folder} in {time.perf_counter() - start:.2f}s")
+    _say(f"build: {len(result.written)} written, {len(result.unchanged)} unchanged "
+         f"in {result.seconds:.2f}s (sheets in {project.rules_dir}, features in {project.features_dir}"
+         f"{', pseudo-locales en-XA, ar-XB in ' + str(base / 'pseudo') if pseudo else ''}"
+         f"{', PDF sheets in ' + str(pdf_folder) if pdf else ''})")
+
+
+def _pseudo_sheets(base: Path, isolation: bool) -> Extra:
+    """The pseudo-locale sheets en-XA and ar-XB in base/pseudo/."""
+    def files(spec: Spec) -> dict[Path, bytes]:
+        from ..i18n.catalogs import confined
+        from ..i18n.render import render_pseudo
+        return {confined(base / "pseudo" / name, base): text.encode("utf-8")
+                for name, text in render_pseudo(spec, isolation=isolation).items()}
+    return files
+
+
+def _pdf_sheets(folder: Path, root: Path) -> Extra:
+    """<lang>.pdf for every language in `folder`."""
+    def files(spec: Spec) -> dict[Path, bytes]:
+        from ..i18n.pdf import render_pdfs
+        return {folder / f"{lang}.pdf": data for lang, data in render_pdfs(spec, root).items()}
+    return files
 
 
 @click.command()
@@ -93,5 +94,5 @@ def check(spec: Path | None, root: Path | None) -> None:
     _say(f"check: {project.root} ({len(CHECKS)} checks)")
     problems = run_checks(project)
     if problems:
-        _fail(problems, "check failed")
+        _fail(bounded(problems), "check failed")
     _say("check: no problems")

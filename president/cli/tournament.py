@@ -67,9 +67,8 @@ def tournament(seats: str | None, ladder: str | None, players: int, games: int, 
     if ladder and len(set(levels)) < 2:
         raise click.BadParameter("a ladder needs at least two different levels", param_hint="--ladder")
     seating = levels if seats else ladder_seating(levels, players)
-    from .util import check_output, write_output
-    check_output(json_path, "--json")
-    check_output(plot_path, "--plot")
+    from .util import check_outputs, run_inputs, write_output
+    check_outputs({"--json": json_path, "--plot": plot_path}, run_inputs())
     console = Console(stderr=True)
     with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True, disable=not console.is_terminal) as bar:

@@ -77,10 +77,37 @@ def pot_path(root: Path, domain: str = DOMAIN) -> Path:
 
 
 def read_catalog_bytes(path: Path) -> bytes:
-    """A catalog's bytes: a regular file within MAX_CATALOG_BYTES (a FIFO or a device is refused
-    without being read). OSError otherwise (FileNotFoundError if there is none)."""
+    """A catalog's bytes: a regular file of its own within MAX_CATALOG_BYTES (a FIFO, a device or a
+    file with several hard links is refused without being read, as a symlink out of the project
+    is). OSError otherwise (FileNotFoundError if there is none; HardLinked, SpecialFile)."""
     from ..resources import read_regular
-    return read_regular(path, MAX_CATALOG_BYTES)
+    return read_regular(path, MAX_CATALOG_BYTES, own=True)
+
+
+#: Control characters a translation may not hold (they would reach the sheets, the features and
+#: the terminal raw: ESC starts terminal commands): C0 but tab and newline, DEL, and C1.
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def control_problems(path: Path, data: bytes, catalog: Catalog, lang: str) -> list[Problem]:
+    """A problem for every msgstr holding a CONTROL character, at the line that holds it."""
+    lines = data.decode("utf-8", "replace").split("\n")
+    out = []
+    for msg in catalog:
+        strings = msg.string if isinstance(msg.string, (list, tuple)) else (msg.string,)
+        found = sorted({ch for s in strings if s for ch in CONTROL.findall(s)})
+        if not msg.id or not found:
+            continue
+        start = max((msg.lineno or 1) - 1, 0)
+        line = next((n for n in range(start, len(lines)) if any(ch in lines[n] for ch in found)
+                     or ("\r" in found and "\\r" in lines[n])), start) + 1
+        shown = ", ".join(repr(ch)[1:-1] for ch in found)
+        msgid = msg.id[0] if isinstance(msg.id, (list, tuple)) else msg.id
+        out.append(Problem(str(path), line, "", f"{lang}: the translation of {msgid[:60]!r} holds the control "
+                           f"character(s) {shown}, which would reach the sheets and the terminal raw",
+                           "remove them: a translation is plain text (tab and newline are the only "
+                           "control characters allowed)"))
+    return out
 
 
 def parse_plural_forms(header: str) -> tuple[int, str]:
@@ -105,17 +132,25 @@ def load_catalog(path: Path, lang: str, formats: bool = True) -> Catalog:
     """
     import io
     from .strict import po_problems
+    from ..resources import HardLinked
     try:
         data = read_catalog_bytes(path)
         problems = po_problems(path, data, formats=formats)
         if problems:
             raise BuildError(problems)
-        return read_po(io.BytesIO(data), locale=lang, abort_invalid=True)
+        catalog = read_po(io.BytesIO(data), locale=lang, abort_invalid=True)
+        problems = control_problems(path, data, catalog, lang)
+        if problems:
+            raise BuildError(problems)
+        return catalog
     except BuildError:
         raise
     except FileNotFoundError:
         raise BuildError([Problem(str(path), None, "", f"no catalog for {lang!r}",
                                   "run `president i18n update` to create it")]) from None
+    except HardLinked as exc:
+        raise BuildError([Problem(str(path), None, "", str(exc.strerror),
+                                  "make it a file of its own: copy it, remove the link, rename the copy")]) from None
     except OSError as exc:
         raise BuildError([Problem(str(path), None, "", f"cannot read the catalog: {exc.strerror or exc}",
                                   "make it a regular, readable .po file")]) from None

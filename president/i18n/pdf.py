@@ -2,7 +2,9 @@
 (`pip install 'president[pdf]'`), on A4 with page numbers, every font embedded (subsets), text
 shaped by HarfBuzz (Arabic joining, Devanagari conjuncts, Armenian).
 
-`president build --pdf [--out DIR]` writes DIR/<lang>.pdf (default <root>/pdf/, not committed).
+`president build --pdf [--out DIR]` writes DIR/<lang>.pdf (default <root>/pdf/, not committed),
+together with the sheets (president.project.build). Ctrl-C or SIGTERM while WeasyPrint renders
+is honoured even when one of its finalizers swallows the KeyboardInterrupt (atomic.signals_honoured).
 Before anything is rendered, fontconfig is asked for every page's fonts (president.i18n.fonts):
 a missing font is refused with its Debian package, never printed as tofu boxes.
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from ..atomic import signals_honoured
 from ..errors import Problem
 from ..spec import Spec
 from .catalogs import LANGS, BuildError
@@ -49,7 +52,10 @@ def render_pdfs(spec: Spec, root: Path, langs: tuple[str, ...] = LANGS) -> dict[
     if problems:
         raise BuildError(problems)
     out = {}
-    for lang in langs:
-        document = weasyprint.HTML(string=sheets[f"rules/{lang}.html"], base_url=str(root))
-        out[lang] = document.write_pdf()
+    with signals_honoured() as checkpoint:  # WeasyPrint's finalizers must not eat a Ctrl-C
+        for lang in langs:
+            document = weasyprint.HTML(string=sheets[f"rules/{lang}.html"], base_url=str(root))
+            out[lang] = document.write_pdf()
+            del document
+            checkpoint()
     return out

@@ -1,7 +1,10 @@
 """`president build`: every generated file of a project, computed in memory, then written atomically.
 
 Generated files: rules/<lang>.{txt,md,html} for every language, and features/* from the
-conformance generator (`president.scenarios.gherkin.generate_features(spec)`) when it is available.
+conformance generator (`president.scenarios.gherkin.generate_features(spec)`) when it is available;
+with --pseudo and --pdf, the pseudo-locale sheets and the PDFs too. Everything is staged together
+and renamed into place once all of it is ready: an error or an interruption changes no file.
+Staged files that an earlier build left (killed with SIGKILL) are removed first.
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from typing import Callable
 
 import jinja2
 
-from ..atomic import StagingError, replace_all
+from ..atomic import StagingError, remove_stale, replace_all
 from ..errors import Problem
 from ..resources import project_root
 from ..spec import Spec, decode_spec, parse_spec, read_spec_bytes
@@ -23,6 +26,8 @@ from ..i18n.catalogs import LANGS, BuildError, confined
 from ..i18n.render import render_all
 
 Progress = Callable[[str], None]
+#: More files for the same build, computed from the spec: {target: bytes} (pseudo-locales, PDFs).
+Extra = Callable[[Spec], dict[Path, bytes]]
 
 
 def _quiet(_: str) -> None:
@@ -178,23 +183,36 @@ def write_files(files: dict[Path, bytes]) -> list[Path]:
 
 @dataclass
 class BuildResult:
-    written: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)
+    unchanged: list[Path] = field(default_factory=list)
+    removed: list[Path] = field(default_factory=list)  # stale staged files of an earlier build
     seconds: float = 0.0
     features: bool = False
 
 
-def build_project(project: Project, progress: Progress = _quiet) -> BuildResult:
-    """Render everything first (refusing on any problem), then write every changed file or none."""
+def remove_stale_staged(targets: list[Path]) -> list[Path]:
+    """Remove what an interrupted write of `targets` left beside them (`.NAME.XXXXXXXX.tmp`)."""
+    folders: dict[Path, set[str]] = {}
+    for path in targets:
+        folders.setdefault(path.parent, set()).add(path.name)
+    return [stale for folder, names in folders.items() for stale in remove_stale(folder, names)]
+
+
+def build_project(project: Project, progress: Progress = _quiet, extras: tuple[Extra, ...] = ()) -> BuildResult:
+    """Render everything first (refusing on any problem), then write every changed file or none:
+    the generated files and those of `extras`, staged together and renamed once all are ready."""
     start = time.perf_counter()
     spec = read_spec(project.spec_path)
     progress(f"spec {project.spec_path} ({spec.id} {spec.version})")
-    files = generated_files(project, spec)
+    files = {project.target(rel): data for rel, data in generated_files(project, spec).items()}
     result = BuildResult(features=features_generator() is not None)
     if not result.features:
         progress("features: generator not available (president.scenarios.gherkin.generate_features); skipped")
-    written = set(write_files({project.target(rel): data for rel, data in files.items()}))
-    for rel in files:
-        (result.written if project.target(rel) in written else result.unchanged).append(rel)
+    for extra in extras:
+        files.update(extra(spec))
+    result.removed = remove_stale_staged(list(files))
+    written = set(write_files(files))
+    for path in files:
+        (result.written if path in written else result.unchanged).append(path)
     result.seconds = time.perf_counter() - start
     return result

@@ -465,5 +465,21 @@ def check_drift(ctx: CheckContext) -> list[Problem]:
                                         "delete it"))
     return problems
 
+
+@register_check
+def check_leftovers(ctx: CheckContext) -> list[Problem]:
+    """No staged file (`.NAME.XXXXXXXX.tmp`) that an interrupted write (SIGKILL) left behind."""
+    from ..atomic import stale_staged
+    root = ctx.project.root
+    built = [ctx.project.rules_dir, ctx.project.features_dir, root / "pseudo", root / "pdf"]
+    found: dict[Path, str] = {}
+    for folder in [*built, root / "locales", root / "spec"]:
+        fix = "run `president build` (it removes them), or delete it" if folder in built else "delete it"
+        for path in stale_staged(folder, recursive=True):
+            found.setdefault(path, fix)
+    return [Problem(ctx.rel(path), None, "", "a staged file left by an interrupted write", fix)
+            for path, fix in found.items()]
+
+
 # Conformance: every testable clause has a scenario, every scenario tag names a clause.
 register_check(check_coverage)
