@@ -9,7 +9,8 @@ each class lives (the general ones here, the others beside the code that raises 
     ├── SpecError                       a spec breaks its schema or its semantics (every Problem found)
     ├── CardError (ValueError)          a card or a set of cards cannot be parsed
     ├── IllegalAction                   the reference refuses an action: code, rule (clause id), message
-    ├── SpecialFile (OSError)           resources: a FIFO, device, symlink out or hard link where a file was expected
+    ├── SpecialFile (OSError)           resources: a FIFO, device or symlink out where a file was expected
+    │   └── HardLinked                  a file of the project's own with other names (hard links): not read
     ├── StagingError                    atomic: the staged files could not be put in place
     ├── BuildError                      i18n.catalogs: a sheet cannot be rendered (missing or broken translations)
     ├── StepSyntaxError (ValueError)    i18n.steps_catalog: a phrase matches no step template of its language
@@ -31,6 +32,7 @@ each class lives (the general ones here, the others beside the code that raises 
     ├── HandshakeError                  conform.runner: hello failed or declares something malformed
     ├── GameStopped, Resync             conform: a lock-step game ends early / re-synchronises (control flow)
     ├── ClusterError                    arena.cluster: a Dask scheduler cannot be reached or used
+    ├── ReportError                     conform.saved: a saved report that cannot be read (file, what is wrong)
     └── NoScenario                      cli.conform: the scenario patterns match nothing
 
 Messages name the input (file, line, field, the engine's reply) and what to do; they never name a
