@@ -16,11 +16,15 @@ from xml.etree import ElementTree as ET
 
 from ..spec import Spec
 from .lockstep import LockstepResult
-from .runner import ScenarioResult, clause_outcomes, is_ai_result, totals
+from .runner import Outcome, ScenarioResult, clause_outcomes, is_ai_result, totals
+from .toolkit import ToolkitError
 from .verdict import Deviation
 
 MARK = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "protocol": "PROTOCOL", "skip": "SKIP", "none": "----",
-        "blocked": "BLOCKED", "variant": "VARIANT"}
+        "blocked": "BLOCKED", "variant": "VARIANT", "toolkit": "TOOLKIT"}
+#: Exit codes of a run: 0 conforming, 1 the engine fails (or the run had to stop), 2 usage error,
+#: 3 the toolkit failed (not the engine): a toolkit error cost an item or a phase of the run.
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_TOOLKIT = 0, 1, 2, 3
 REQUEST_CHARS = 160
 LINE = 160  # the longest line of the text report, Gherkin steps aside
 SheetLines = list[tuple[tuple[str, ...], str]]
@@ -39,6 +43,32 @@ class Run:
     notes: list[dict[str, Any]] = field(default_factory=list)
     ai_run: bool = True
     fit: Any = None  # the fitted variant (`fit.Fit`), None when no trace was fitted
+    faults: list[str] = field(default_factory=list)  # protocol faults (one line per kind)
+    toolkit_errors: list[ToolkitError] = field(default_factory=list)  # the toolkit's own bugs (each cost one item)
+
+    @property
+    def scenario_results(self) -> list[ScenarioResult]:
+        return self.results
+
+    @property
+    def ok(self) -> bool:
+        """The engine conforms: nothing failed, was blocked or errored, no fault, no toolkit error."""
+        return not (self.failing or self.faults or self.toolkit_errors)
+
+    @property
+    def exit_code(self) -> int:
+        """3 when the toolkit failed (the verdict is incomplete), else 1 when the engine fails, else 0."""
+        if self.toolkit_errors:
+            return EXIT_TOOLKIT
+        return EXIT_FAIL if self.failing or self.faults else EXIT_OK
+
+    def summary(self) -> str:
+        """A short text: the first screen (root causes, fitted variant, totals) and any toolkit error."""
+        return "\n".join(first_screen(self) + toolkit_lines(self))
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON report (`--json`); toolkit errors without their traces (see `ToolkitError.to_json`)."""
+        return json_report(self)
 
     @property
     def rule_results(self) -> list[ScenarioResult]:
@@ -55,12 +85,12 @@ class Run:
         for cid, outcome in base.items():
             mine = [r for r in self.results if r.clause == cid]
             devs = [d for d in self.deviations if d.clause == cid or cid in d.also]
-            if outcome not in ("error", "protocol"):
+            if outcome not in (Outcome.ERROR, Outcome.PROTOCOL, Outcome.TOOLKIT):
                 if any(not d.declared for d in devs):
                     outcome = "fail"
                 elif devs:
                     outcome = "variant"
-            out[cid] = {"outcome": outcome, "passed": sum(r.outcome == "pass" for r in mine), "scenarios": len(mine),
+            out[cid] = {"outcome": str(outcome), "passed": sum(r.outcome == "pass" for r in mine), "scenarios": len(mine),
                         "blocked_by": sorted({r.blocked_by for r in mine if r.blocked_by}),
                         "deviations": [d.house_rule or d.title for d in devs],
                         "reasons": sorted({x for r in mine for x in r.reasons})}
@@ -191,17 +221,29 @@ def first_screen(run: Run) -> list[str]:
     return out + totals_line(run).split("\n")
 
 
+def toolkit_lines(run: Run, limit: int = 5) -> list[str]:
+    """The toolkit's own errors: not the engine's fault, each cost one item (exit code 3)."""
+    errors = run.toolkit_errors
+    if not errors:
+        return []
+    out = [f"toolkit errors: {len(errors)} (the toolkit failed, not your engine; each cost one item; exit code 3)"]
+    out += [cut(f"  TOOLKIT {e.line()}", LINE) for e in errors[:limit]]
+    if len(errors) > limit:
+        out.append(f"  ... and {len(errors) - limit} more (--json keeps them all)")
+    return out
+
+
 def summary_text(run: Run, verbose: bool = False) -> str:
     """The report for engine authors: first the root causes and the fitted variant (one screen),
     then the details: deviations, failing scenarios, the clause table, skips, notes."""
     results, lock = run.results, run.lock
-    out = first_screen(run)
+    out = first_screen(run) + toolkit_lines(run)
     line = totals_line(run)
     out += ["", "details:"] if (run.deviations or run.fit is not None and run.fit.partly) else []
     if run.deviations:
         out += deviation_lines(run) + [""]
     for r in results:
-        if r.outcome in ("fail", "error", "protocol"):
+        if r.outcome in (Outcome.FAIL, Outcome.ERROR, Outcome.PROTOCOL):
             out.append(cut(f"{MARK[r.outcome]} {r.id}", LINE))
             out.append(cut(f"  at: {r.step}", LINE))
             out += _message_lines(r.message, "  ")
@@ -209,17 +251,21 @@ def summary_text(run: Run, verbose: bool = False) -> str:
                 out.append(cut(f"  root cause: {r.root.text()}", LINE))
             if r.details and verbose:
                 out.append("\n".join("  " + line for line in r.details.splitlines()))
-    blocked = Counter(r.blocked_by for r in results if r.outcome == "blocked")
+    blocked = Counter(r.blocked_by for r in results if r.outcome == Outcome.BLOCKED)
     for clause, n in blocked.most_common():
-        out.append(f"BLOCKED {n} scenario(s) by {clause} (root cause above)")
+        out.append(f"BLOCKED {n} scenario(s) by {clause} (root cause above; not deviations of their own clauses)")
+    for e in run.toolkit_errors:
+        out.append(cut(f"TOOLKIT {e.line()}", LINE))
+        out += ["  " + line for line in e.traceback.strip().splitlines()[-3:]]
     clauses = run.clauses()
     out += ["", "clause                              outcome  scenarios  engine reasons"]
     for cid, c in clauses.items():
         if not c["scenarios"] and not verbose and c["outcome"] not in ("fail", "variant"):
             continue
-        out.append(cut(f"{cid:<36}{MARK[c['outcome']]:<9}{c['passed']}/{c['scenarios']:<9}{', '.join(c['reasons'])}",
-                       LINE))
-    for reason, n in Counter(r.message for r in results if r.outcome == "skip").most_common():
+        why = [f"blocked by {', '.join(c['blocked_by'])}"] if c["outcome"] == Outcome.BLOCKED else []
+        out.append(cut(f"{cid:<36}{MARK[c['outcome']]:<9}{c['passed']}/{c['scenarios']:<9}"
+                       f"{', '.join(why + c['reasons'])}", LINE))
+    for reason, n in Counter(r.message for r in results if r.outcome == Outcome.SKIP).most_common():
         out.append(cut(f"SKIP {n} scenario(s): {reason}", LINE))
     if not run.ai_run:
         out.append("AI suite not run: the engine declares no AI levels (hello.options.ai)")
@@ -242,17 +288,13 @@ def summary_text(run: Run, verbose: bool = False) -> str:
     return "\n".join(out)
 
 
-def _suite(results: list[ScenarioResult]) -> dict[str, int]:
-    return totals(results)
-
-
 def json_report(run: Run) -> dict[str, Any]:
     lock, hello = run.lock, run.hello
     return {
         "spec_version": run.spec.version,
         "engine": {k: hello.get(k) for k in ("name", "version", "protocol", "spec_version", "options")} if hello else None,
-        "scenarios": _suite(run.rule_results),
-        "ai_scenarios": _suite(run.ai_results) if run.ai_run else None,
+        "scenarios": totals(run.rule_results),
+        "ai_scenarios": totals(run.ai_results) if run.ai_run else None,
         "lockstep": None if lock is None else {
             "games": lock.games, "steps": lock.steps, "divergent": lock.failed, "errors": lock.errors,
             "steps_per_s": round(lock.steps_per_s, 1), "requests": lock.requests, "seconds": round(lock.seconds, 3),
@@ -264,6 +306,10 @@ def json_report(run: Run) -> dict[str, Any]:
         "fit": run.fit.as_dict() if run.fit is not None else None,
         "protocol_notes": run.notes,
         "failing": run.failing,
+        "ok": run.ok,
+        "exit_code": run.exit_code,
+        "protocol_faults": list(run.faults),
+        "toolkit_errors": [{k: v for k, v in e.to_json().items() if k != "trace"} for e in run.toolkit_errors],
         "scenario_results": [r.as_dict() for r in run.results],
         "divergences": [d.as_dict() for d in lock.divergences[:100]] if lock else [],
     }
@@ -276,7 +322,8 @@ def junit_xml(run: Run) -> str:
     lock_err = 1 if lock is not None and not lock.failed and lock.errors else 0
     suite = ET.Element("testsuite", name=f"president-conformance-{run.spec.version}",
                        tests=str(len(results) + (1 if lock else 0)),
-                       failures=str(t["failed"] + t["blocked"] + lock_fail), errors=str(t["errors"] + lock_err),
+                       failures=str(t["failed"] + t["blocked"] + lock_fail),
+                       errors=str(t["errors"] + t["toolkit_errors"] + lock_err),
                        skipped=str(t["skipped"]),
                        time=f"{sum(r.seconds for r in results) + (lock.seconds if lock else 0):.3f}")
     for r in results:
@@ -284,8 +331,10 @@ def junit_xml(run: Run) -> str:
         if r.outcome in ("fail", "blocked"):
             msg = r.message if r.outcome == "fail" else f"blocked by {r.blocked_by}: {r.message}"
             ET.SubElement(case, "failure", message=msg).text = f"at: {r.step}\n{r.details}"
-        elif r.outcome in ("error", "protocol"):
+        elif r.outcome in (Outcome.ERROR, Outcome.PROTOCOL):
             ET.SubElement(case, "error", message=r.message).text = f"at: {r.step}\n{r.details}"
+        elif r.outcome == Outcome.TOOLKIT and r.toolkit_error is not None:
+            ET.SubElement(case, "error", message=r.message, type="toolkit").text = r.toolkit_error.traceback
         elif r.outcome == "skip":
             ET.SubElement(case, "skipped", message=r.message)
     if lock is not None:
@@ -313,7 +362,8 @@ def cucumber_json(spec: Spec, results: list[ScenarioResult]) -> list[dict[str, A
             for kind, text, status in r.steps:
                 result: dict[str, Any] = {"status": status, "duration": 0}
                 if status == "failed":
-                    result["error_message"] = f"{r.message}\n{r.details}".strip()
+                    blocked = f"blocked by {r.blocked_by} (the root cause; not this clause): " if r.blocked_by else ""
+                    result["error_message"] = f"{blocked}{r.message}\n{r.details}".strip()
                 steps.append({"keyword": kind.capitalize() + " ", "name": text, "result": result})
             elements.append({"id": r.id, "name": r.name, "keyword": "Scenario", "type": "scenario",
                              "tags": [{"name": "@" + r.clause}], "steps": steps})
@@ -331,10 +381,17 @@ def title_lines(spec: Spec) -> SheetLines:
     return out
 
 
+def _outcome_text(clause: dict[str, Any]) -> str:
+    outcome = clause.get("outcome", "none")
+    if outcome == Outcome.BLOCKED and clause.get("blocked_by"):
+        return f"blocked by {', '.join(clause['blocked_by'])}"
+    return str(outcome)
+
+
 def _mark(states: list[str]) -> str:
-    for m in ("error", "protocol", "fail", "blocked", "variant", "pass"):
+    for m in ("toolkit", "error", "protocol", "fail", "blocked", "variant", "pass"):
         if m in states:
-            return "error" if m == "protocol" else m
+            return "error" if m in ("protocol", "toolkit") else m
     return "untested"
 
 
@@ -349,7 +406,7 @@ def annotated_sheet_html(run: Run, lang: str, lines: SheetLines | None = None, d
     def row(rules: tuple[str, ...], text: str) -> str:
         states = [clauses.get(r, {}).get("outcome", "none") for r in rules]
         mark = _mark(states) if rules else ""
-        title = "; ".join(f"{r}: {clauses.get(r, {}).get('outcome', 'none')}" for r in rules)
+        title = "; ".join(f"{r}: {_outcome_text(clauses.get(r, {}))}" for r in rules)
         badge = f'<span class="mark">{mark}</span> ' if mark else ""
         rule_attr = f' data-rule="{html.escape(" ".join(rules))}"' if rules else ""
         return (f'<p class="{mark or "plain"}"{rule_attr} title="{html.escape(title)}">{badge}'
@@ -377,7 +434,8 @@ def annotated_sheet_html(run: Run, lang: str, lines: SheetLines | None = None, d
         rows.append("</ul>")
     t = totals(run.results)
     summary = (f"{t['passed']} passed, {t['failed']} failed, {t['blocked']} blocked, {t['errors']} errors, "
-               f"{t['skipped']} skipped")
+               f"{t['skipped']} skipped" + (f", {len(run.toolkit_errors)} toolkit error(s) (not the engine's fault)"
+                                            if run.toolkit_errors else ""))
     if run.lock is not None:
         summary += "; " + _lock_line(run.lock)
     return (f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}" dir="{direction}"><head><meta charset="utf-8">'
