@@ -109,7 +109,7 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
     }
     rendered = {option: _render(run, option, render) for option, render in texts.items() if outputs[option] is not None}
     text = _render(run, "text", lambda: _text(run, lang, verbose, root))
-    saved = _save_toolkit_errors(run, [path for path in outputs.values() if path is not None])
+    saved = _save_toolkit_errors(run, [p for p in (json_path, junit, cucumber_json, html_path) if p is not None])
     if json_path is not None:  # rendered last: it counts every toolkit error, the other reports' included
         rendered["--json"] = _render(run, "--json", lambda: _json_text(run, saved))
     if text is not None:
