@@ -164,8 +164,10 @@ def _verdict(d: Deviation) -> str:
 def root_cause_lines(run: Run) -> list[str]:
     """The first screen: one line per root cause, ranked by blocked scenarios then divergent games."""
     out = []
+    repeated = {d.clause for d in run.deviations if sum(o.clause == d.clause for o in run.deviations) > 1}
     for i, d in enumerate(run.deviations, 1):
-        head = f"{i:>2}. {d.clause} [{_weight(d)}; {_verdict(d)}]: "
+        how = f" ({d.mechanism.text()})" if d.clause in repeated and d.mechanism is not None else ""
+        head = f"{i:>2}. {d.clause}{how} [{_weight(d)}; {_verdict(d)}]: "
         room = LINE - len(head)
         title = d.title if len(d.title) <= room else d.title[:max(room - 3, 0)] + "..."
         out.append(cut(head + title, LINE))
@@ -175,7 +177,8 @@ def root_cause_lines(run: Run) -> list[str]:
 def deviation_lines(run: Run) -> list[str]:
     out = []
     for d in run.deviations:
-        out.append(cut(f"DEVIATION {d.clause}: {d.title}", LINE))
+        how = f" [{d.mechanism.text()}]" if d.mechanism is not None else ""
+        out.append(cut(f"DEVIATION {d.clause}{how}: {d.title}", LINE))
         if d.house_rule:
             what = f"explained by house rule {d.house_rule}" + (
                 " (declared)" if d.declared else f"; declare it with {d.hello_options}")

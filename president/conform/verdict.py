@@ -118,8 +118,9 @@ def _show(value: Any) -> str:
     return str(value)
 
 
-def difference(d: Divergent, actual: Any, expected: Any) -> str:
-    """What the engine did at the divergent step, against what the reference does (one line)."""
+def difference(d: Divergent, actual: Any, expected: Any, field: str = "") -> str:
+    """What the engine did at the divergent step, against what the reference does (one line);
+    `field`: the STATE field that decides the clause (the mechanism's), shown first."""
     from ..game.cards import card_list
     from ..scenarios.model import action_notation
     from .diagnose import RULE_FIELDS, rule_view
@@ -150,7 +151,8 @@ def difference(d: Divergent, actual: Any, expected: Any) -> str:
             return f"engine leaves out {missing[0]}{on}; the reference allows it ({clause})"
         if "state" in actual and "state" in expected:
             e, a = rule_view(expected["state"]), rule_view(actual["state"])
-            name = next((k for k in RULE_FIELDS if k in e and e.get(k) != a.get(k)), None)
+            order = (field, *RULE_FIELDS) if field in RULE_FIELDS else RULE_FIELDS
+            name = next((k for k in order if k in e and e.get(k) != a.get(k)), None)
             if name is not None:
                 after = f"after {what} from seat {req.get('player')}" if cmd == "act" else f"after {cmd}"
                 return f"{after}: engine has {name} {_show(a.get(name))}; the reference {_show(e.get(name))} ({clause})"
@@ -212,8 +214,9 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
             continue
         first = divs[0]
         actual = traces[first.key[0]].steps[first.key[1]][1]
-        dev = Deviation(clause, _title(clauses.get(clause), translate), difference(first, actual, first.expected),
-                        first.finding.message, first.finding.engine_error, mechanism=mech)
+        dev = Deviation(clause, _title(clauses.get(clause), translate),
+                        difference(first, actual, first.expected, mech.differs), first.finding.message,
+                        first.finding.engine_error, mechanism=mech)
         _explain(dev, divs, fitted, options)
         dev.steps = len(divs)
         dev.game_ids = {d.key[0] for d in divs if d.key[0] >= n_scen}

@@ -126,3 +126,65 @@ def test_a_blocked_clause_is_blocked_in_every_report_never_a_deviation(tmp_path)
     from president.conform import report
     page = report.annotated_sheet_html(run, "en")
     assert f"blocked by {blocked[0].blocked_by}" in page
+
+
+def _after_first_deal():
+    from president.protocol.server import Session
+
+    ref = Session()
+    ref.handle({"cmd": "new_game", "config": {"players": 3, "deals": 2}, "hands": [["5C"], ["4C", "3C"], ["6C"]]})
+    state = None
+    for req in ({"cmd": "act", "player": 0, "action": {"type": "play", "cards": ["5C"]}},
+                {"cmd": "act", "player": 1, "action": {"type": "pass"}},
+                {"cmd": "act", "player": 2, "action": {"type": "play", "cards": ["6C"]}}):
+        state = ref.handle(req)["state"]
+    return ref, state
+
+
+def test_no_exchange_at_all_is_named_after_the_exchange_not_its_tie_break():
+    from president.conform.diagnose import diverge
+    from president.conform.records import mechanism
+
+    ref, before = _after_first_deal()
+    deal = {"cmd": "deal", "hands": [["3D", "4D", "5D"], ["6D", "9D", "2D", "AD"], ["7D", "8D"]]}
+    expected = ref.handle(deal)
+    assert expected["state"]["phase"] == "exchange"
+    actual = {"ok": True, "state": {**expected["state"], "phase": "play", "to_act": 1, "hands": deal["hands"]}}
+    finding = diverge(deal, expected, actual, before)  # phase differs first: whether an exchange happens
+    assert finding is not None and finding.clause == "exchange.scum"
+    assert mechanism(deal, expected, actual, before).differs == "phase"
+
+
+def test_mechanisms_tell_apart_what_differs_under_one_clause():
+    from president.conform.records import Mechanism, mechanism
+
+    play = {"cmd": "act", "player": 0, "action": {"type": "play", "cards": ["5C"]}}
+    pass_ = {"cmd": "act", "player": 1, "action": {"type": "pass"}}
+    state = {"phase": "play", "deal": 1, "to_act": 1, "order": "normal", "trick": {"cards": ["5C"], "by": 0},
+             "passed": [], "hands": [["6C"], ["4C"], ["7C"]], "finished": [], "scores": [0, 0, 0]}
+    cleared = {**state, "trick": None, "to_act": 0}
+    on_play = mechanism(play, {"ok": True, "state": state}, {"ok": True, "state": cleared}, None)
+    on_pass = mechanism(pass_, {"ok": True, "state": state}, {"ok": True, "state": cleared}, None)
+    assert on_play == Mechanism("act", "play", "trick") and on_pass == Mechanism("act", "pass", "trick")
+    # a legal list that offers a pass the reference refuses is the mechanism of accepting that pass
+    legal = {"cmd": "legal"}
+    listed = mechanism(legal, {"ok": True, "player": 0, "actions": [{"type": "play", "cards": ["5C"]}]},
+                       {"ok": True, "player": 0, "actions": [{"type": "play", "cards": ["5C"]}, {"type": "pass"}]})
+    accepted = mechanism(pass_, {"ok": False, "error": {"code": "x", "rule": "lead.must-play"}}, {"ok": True, "state": state})
+    assert listed == accepted == Mechanism("act", "pass", "accepted")
+
+
+def test_one_mechanism_one_deviation_each_with_its_own_minimal_scenario():
+    """An engine ending tricks early after a pass and after a play of eights: two trick.end deviations."""
+    run = president.conform.run(f"{sys.executable} {ROOT / 'tests' / 'conform' / 'two_ways_engine.py'}", games=10,
+                                seed=1)
+    ends = {(d.mechanism.request, d.mechanism.action, d.mechanism.differs): d
+            for d in run.deviations if d.clause == "trick.end" and d.mechanism is not None}
+    assert set(ends) == {("act", "pass", "trick"), ("act", "play", "trick")}, run.summary()
+    on_pass, on_play = ends[("act", "pass", "trick")], ends[("act", "play", "trick")]
+    assert on_pass.difference.startswith("after pass") and on_play.difference.startswith("after play 8")
+    for dev, last in ((on_pass, "passes"), (on_play, "plays 8")):
+        assert dev.gherkin is not None and dev.confirmed, dev.as_dict()
+        assert last in dev.gherkin.split("When the game starts")[1]
+    assert "trick.end (act pass: trick differs)" in run.summary()
+    assert {d["mechanism"]["action"] for d in run.to_json()["deviations"] if d["clause"] == "trick.end"} == {"pass", "play"}
