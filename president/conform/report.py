@@ -87,10 +87,10 @@ class Run:
             devs = [d for d in self.deviations if d.clause == cid or cid in d.also]
             if outcome not in (Outcome.ERROR, Outcome.PROTOCOL, Outcome.TOOLKIT):
                 if any(not d.declared for d in devs):
-                    outcome = "fail"
+                    outcome = Outcome.FAIL
                 elif devs:
                     outcome = "variant"
-            out[cid] = {"outcome": str(outcome), "passed": sum(r.outcome == "pass" for r in mine), "scenarios": len(mine),
+            out[cid] = {"outcome": str(outcome), "passed": sum(r.outcome == Outcome.PASS for r in mine), "scenarios": len(mine),
                         "blocked_by": sorted({r.blocked_by for r in mine if r.blocked_by}),
                         "deviations": [d.house_rule or d.title for d in devs],
                         "reasons": sorted({x for r in mine for x in r.reasons})}
@@ -250,7 +250,7 @@ def summary_text(run: Run, verbose: bool = False) -> str:
             out.append(cut(f"{MARK[r.outcome]} {r.id}", LINE))
             out.append(cut(f"  at: {r.step}", LINE))
             out += _message_lines(r.message, "  ")
-            if r.root is not None and r.outcome == "fail":
+            if r.root is not None and r.outcome == Outcome.FAIL:
                 out.append(cut(f"  root cause: {r.root.text()}", LINE))
             if r.details and verbose:
                 out.append("\n".join("  " + line for line in r.details.splitlines()))
@@ -331,14 +331,14 @@ def junit_xml(run: Run) -> str:
                        time=f"{sum(r.seconds for r in results) + (lock.seconds if lock else 0):.3f}")
     for r in results:
         case = ET.SubElement(suite, "testcase", classname=r.clause, name=r.id, time=f"{r.seconds:.4f}")
-        if r.outcome in ("fail", "blocked"):
-            msg = r.message if r.outcome == "fail" else f"blocked by {r.blocked_by}: {r.message}"
+        if r.outcome in (Outcome.FAIL, Outcome.BLOCKED):
+            msg = r.message if r.outcome == Outcome.FAIL else f"blocked by {r.blocked_by}: {r.message}"
             ET.SubElement(case, "failure", message=msg).text = f"at: {r.step}\n{r.details}"
         elif r.outcome in (Outcome.ERROR, Outcome.PROTOCOL):
             ET.SubElement(case, "error", message=r.message).text = f"at: {r.step}\n{r.details}"
         elif r.outcome == Outcome.TOOLKIT and r.toolkit_error is not None:
             ET.SubElement(case, "error", message=r.message, type="toolkit").text = r.toolkit_error.traceback
-        elif r.outcome == "skip":
+        elif r.outcome == Outcome.SKIP:
             ET.SubElement(case, "skipped", message=r.message)
     if lock is not None:
         case = ET.SubElement(suite, "testcase", classname="lockstep", name=f"lockstep/{lock.games}-games",

@@ -265,9 +265,9 @@ def clause_outcomes(spec: Spec, results: list[ScenarioResult]) -> dict[str, str]
 
 
 def totals(results: list[ScenarioResult]) -> dict[str, int]:
-    return {"passed": sum(r.outcome == "pass" for r in results),
-            "failed": sum(r.outcome == "fail" for r in results),
-            "errors": sum(r.outcome in ("error", "protocol") for r in results),
-            "skipped": sum(r.outcome == "skip" for r in results),
-            "blocked": sum(r.outcome == "blocked" for r in results),
+    return {"passed": sum(r.outcome == Outcome.PASS for r in results),
+            "failed": sum(r.outcome == Outcome.FAIL for r in results),
+            "errors": sum(r.outcome in (Outcome.ERROR, Outcome.PROTOCOL) for r in results),
+            "skipped": sum(r.outcome == Outcome.SKIP for r in results),
+            "blocked": sum(r.outcome == Outcome.BLOCKED for r in results),
             "toolkit_errors": sum(r.outcome == Outcome.TOOLKIT for r in results)}

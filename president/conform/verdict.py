@@ -88,15 +88,18 @@ class Deviation:
 CONFIG_OPTIONS = ("revolution", "deals")
 
 
-def declares(options: dict[str, Any], option: str, value: Any) -> bool:
-    """Does the engine declare option=value in `hello.options` as its variant (not beside the default)?"""
+def declares(options: dict[str, Any], option: str, value: Any, spec: Any = None) -> bool:
+    """Does the engine declare option=value in `hello.options` as its variant (not beside the
+    default of `spec`, the packaged spec's when None)?"""
     if option not in options or option in CONFIG_OPTIONS:
         return False
     listed = options[option]
     if isinstance(listed, list):
-        from ..spec import default_spec
-
-        default = default_spec().option(option).default
+        if spec is None:
+            from ..resources import packaged_root
+            from ..spec import load_spec
+            spec = load_spec(packaged_root() / "spec" / "president.yaml")
+        default = spec.option(option).default
         plays_default = any(type(v) is type(default) and v == default for v in listed)
         return value in listed and not plays_default
     return listed == value
@@ -182,7 +185,7 @@ def traces_of(results: list[ScenarioResult], lock: LockstepResult | None) -> tup
 def _clean(results: list[ScenarioResult], lock: LockstepResult | None, n_scen: int) -> set[int]:
     """The traces (numbered as `traces_of`) already compared without any divergence."""
     scen = [r for r in results if r.trace is not None and r.trace.steps]
-    out = {i for i, r in enumerate(scen) if r.outcome == "pass" and r.root is None}
+    out = {i for i, r in enumerate(scen) if r.outcome == Outcome.PASS and r.root is None}
     if lock is not None:
         diverged = {d.game for d in lock.divergences}
         out |= {n_scen + g for g in range(len(lock.traces)) if g not in diverged}
@@ -217,7 +220,7 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
         dev = Deviation(clause, _title(clauses.get(clause), translate),
                         difference(first, actual, first.expected, mech.differs), first.finding.message,
                         first.finding.engine_error, mechanism=mech)
-        _explain(dev, divs, fitted, options)
+        _explain(dev, divs, fitted, options, spec)
         dev.steps = len(divs)
         dev.game_ids = {d.key[0] for d in divs if d.key[0] >= n_scen}
         dev.games = len(dev.game_ids)
@@ -286,7 +289,7 @@ def shrink_deviation(dev: Deviation, engine: Client, rules: Ruleset, budget: flo
     dev.shrink_seconds = time.perf_counter() - t0
 
 
-def _explain(dev: Deviation, divs: list[Divergent], fitted: Fit, options: dict[str, Any]) -> None:
+def _explain(dev: Deviation, divs: list[Divergent], fitted: Fit, options: dict[str, Any], spec: Any) -> None:
     """What of the fitted variant explains this group's divergent steps, or partly explains them."""
     clause = dev.clause
     explained = [d for d in divs if d.key in fitted.explained]
@@ -300,7 +303,7 @@ def _explain(dev: Deviation, divs: list[Divergent], fitted: Fit, options: dict[s
         if any(r.key in keys for r in j.removed):
             dev.partly.append(f"{label(j.variant)} removes {', '.join(j.clauses('removed'))} "
                               f"but adds {', '.join(j.clauses('added'))}")
-    dev.declared = bool(dev.variant) and all(declares(options, k, v) for k, v in dev.variant)
+    dev.declared = bool(dev.variant) and all(declares(options, k, v, spec) for k, v in dev.variant)
 
 
 def _deviation_of(found: dict[tuple[str, Mechanism], Deviation], clause: str,
