@@ -215,7 +215,6 @@ def _run_or_exit(engine: str | None, name: str = "the engine", spec_path: Path |
 def _side_by_side(engines: tuple[str, ...], json_path: Path | None, html_path: Path | None, **kwargs) -> None:
     """Several engines: each one's first screen, then one clause x engine table (text, --json, --html)."""
     from ..conform.matrix import matrix, matrix_html, matrix_text
-
     from ..resources import project_root
 
     runs = [_run_or_exit(engine, engine, root=project_root(), **kwargs) for engine in engines]

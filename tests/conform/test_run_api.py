@@ -188,3 +188,28 @@ def test_one_mechanism_one_deviation_each_with_its_own_minimal_scenario():
         assert last in dev.gherkin.split("When the game starts")[1]
     assert "trick.end (act pass: trick differs)" in run.summary()
     assert {d["mechanism"]["action"] for d in run.to_json()["deviations"] if d["clause"] == "trick.end"} == {"pass", "play"}
+
+
+def test_a_toolkit_error_in_a_whole_phase_costs_that_phase_and_exits_3(monkeypatch, tmp_path):
+    from president.conform import lockstep
+
+    def broken(*args, **kwargs):
+        raise KeyError("planted in the lock-step phase")
+
+    monkeypatch.setattr(lockstep, "run_lockstep", broken)
+    out = CliRunner().invoke(cli, ["conform", "--engine", REFERENCE, "--games", "2", "-k", "flow.lead", "--shrink", "0",
+                                   "--json", str(tmp_path / "r.json")])
+    assert out.exit_code == 3, out.output
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert [e["kind"] for e in data["toolkit_errors"]] == ["lockstep"] and data["lockstep"] is None
+    assert data["scenarios"]["passed"] > 0  # the scenarios kept their verdicts
+
+
+def test_an_internal_error_outside_any_item_exits_3_naming_the_toolkit(monkeypatch):
+    def broken(client):
+        raise TypeError("planted before any item")
+
+    monkeypatch.setattr(runner, "handshake", broken)
+    out = CliRunner().invoke(cli, ["conform", "--engine", REFERENCE, "--games", "0", "-k", "flow.lead"])
+    assert out.exit_code == 3
+    assert "internal error (the toolkit failed, not your engine): TypeError: planted before any item" in out.output
