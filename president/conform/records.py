@@ -16,7 +16,8 @@ class Mechanism:
     differ: `accepted` or `refused` where the reference does the opposite, or the STATE rule field
     that decides the clause (the first that differs, as `diagnose.state_clause` reads it). A `legal`
     list that differs counts as the act it lists or leaves out (`legal` listing a pass the reference
-    refuses is the mechanism of accepting that pass); another seat in `legal` is `to_act`.
+    refuses is the mechanism of accepting that pass); another seat in `legal` is `to_act`; a
+    `new_game` and a later `deal` are one kind of request, a deal (the first deal is dealt like the others).
     Divergences under one clause with different mechanisms are different deviations."""
 
     request: str
@@ -46,11 +47,12 @@ def mechanism(request: dict[str, Any], expected: Any, actual: Any,
 
     cmd = str(request.get("cmd") or "")
     action = request.get("action") if cmd == "act" else None
+    kind_of = "deal" if cmd == "new_game" else cmd
     kind = str(action.get("type") or "") if isinstance(action, dict) else ""
     exp = expected if isinstance(expected, dict) else {}
     act = actual if isinstance(actual, dict) else {}
     if bool(exp.get("ok")) != bool(act.get("ok")):
-        return Mechanism(cmd, kind, "accepted" if act.get("ok") else "refused")
+        return Mechanism(kind_of, kind, "accepted" if act.get("ok") else "refused")
     try:
         if cmd == "legal":
             if exp.get("player") != act.get("player"):
@@ -62,10 +64,10 @@ def mechanism(request: dict[str, Any], expected: Any, actual: Any,
                 return Mechanism("act", _action_type(extra[0]), "accepted")
             return Mechanism("act", _action_type(missing[0]) if missing else "", "refused")
         if isinstance(exp.get("state"), dict) and isinstance(act.get("state"), dict):
-            return Mechanism(cmd, kind, state_clause(before, request, exp["state"], act["state"])[1])
+            return Mechanism(kind_of, kind, state_clause(before, request, exp["state"], act["state"])[1])
     except Exception:  # noqa: BLE001 - a malformed reply: the protocol's business, one mechanism
-        return Mechanism(cmd, kind, "malformed")
-    return Mechanism(cmd, kind)
+        return Mechanism(kind_of, kind, "malformed")
+    return Mechanism(kind_of, kind)
 
 
 @dataclass
@@ -90,7 +92,7 @@ class Divergence:
         """What differs here (the grouping key of deviations under one clause)."""
         ev = self.evidence
         if ev is None:
-            return Mechanism(str(self.request.get("cmd") or ""))
+            return mechanism(self.request, None, None)
         return mechanism(ev.requests[-1] if ev.requests else self.request, ev.expected, ev.actual, ev.before)
 
     def as_dict(self) -> dict[str, Any]:
