@@ -431,7 +431,9 @@ def annotated_sheet_html(run: Run, lang: str, lines: SheetLines | None = None, d
             rule = (f"explained by house rule <code>{html.escape(d.house_rule)}</code>"
                     if d.house_rule else "partly explained" if d.partly else "no house rule explains it")
             rows.append(f'<li class="{"variant" if d.declared else "fail"}" data-rule="{html.escape(d.clause)}">'
-                        f"<b>{html.escape(d.clause)}</b>: {html.escape(d.title)}: {html.escape(d.difference)}"
+                        f"<b>{html.escape(d.clause)}</b>"
+                        + (f" [{html.escape(d.mechanism.text())}]" if d.mechanism is not None else "")
+                        + f": {html.escape(d.title)}: {html.escape(d.difference)}"
                         f" — {rule}; blocks {d.blocked} scenario(s), {d.games} lock-step game(s), {d.steps} step(s)."
                         + (f"<pre>{html.escape(d.gherkin)}</pre>" if d.gherkin else "") + "</li>")
         rows.append("</ul>")

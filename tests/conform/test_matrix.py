@@ -28,7 +28,7 @@ def test_two_engines_side_by_side(tmp_path):
     # the house engine's leader may pass: a deviation on lead.must-play, explained or not by its fit
     assert cells["lead.must-play"][1] in ("deviation", "house rule")
     assert cells["score.titles"] == ["not run", "not run"]  # no scenario of it selected, no deviation
-    assert set(sum(cells.values(), [])) <= {"passed", "deviation", "house rule", "not run"}
+    assert set(sum(cells.values(), [])) <= {"passed", "deviation", "house rule", "blocked", "not run"}
     assert sum(ref["counts"].values()) == len(table["clauses"])
     page = (tmp_path / "m.html").read_text()  # a header row, a row per clause, the fitted variants
     assert page.count("<tr>") == len(table["clauses"]) + 2 and 'class="passed"' in page
