@@ -203,7 +203,9 @@ def deviation_lines(run: Run) -> list[str]:
 def totals_line(run: Run) -> str:
     t = totals(run.rule_results)
     line = (f"{len(run.rule_results)} scenarios: {t['passed']} passed, {t['failed']} failed, {t['blocked']} blocked, "
-            f"{t['errors']} errors, {t['skipped']} skipped; {len(run.deviations)} deviation(s), "
+            f"{t['errors']} errors, {t['skipped']} skipped"
+            + (f", {t['toolkit_errors']} toolkit error(s)" if t["toolkit_errors"] else "")
+            + f"; {len(run.deviations)} deviation(s), "
             f"{len(run.notes)} protocol note(s)")
     if run.ai_results:
         a = totals(run.ai_results)
@@ -259,7 +261,8 @@ def summary_text(run: Run, verbose: bool = False) -> str:
         out.append(f"BLOCKED {n} scenario(s) by {clause} (root cause above; not deviations of their own clauses)")
     for e in run.toolkit_errors:
         out.append(cut(f"TOOLKIT {e.line()}", LINE))
-        out += ["  " + line for line in e.traceback.strip().splitlines()[-3:]]
+        frames = [line for line in e.traceback.strip().splitlines() if line.strip(" ^~")]  # no caret lines
+        out += [cut("  " + line, LINE) for line in frames[-3:]]
     clauses = run.clauses()
     out += ["", "clause                              outcome  scenarios  engine reasons"]
     for cid, c in clauses.items():
