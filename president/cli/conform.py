@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from .util import ProgressLine, Seconds, check_outputs, run_inputs, write_output
+from .util import ProgressLine, Seconds, check_outputs, project_here, run_inputs, write_output
 from ..errors import PresidentError
 
 if TYPE_CHECKING:
@@ -15,7 +16,6 @@ if TYPE_CHECKING:
 
 from ..resources import LANGS
 
-Progress = Callable[[str, int, int], None]
 
 
 def report_langs() -> tuple[str, ...]:
@@ -25,91 +25,13 @@ def report_langs() -> tuple[str, ...]:
     return tuple(dict.fromkeys((*catalogs.LANGS, *pseudo)))
 
 
-def _quiet(what: str, done: int, total: int) -> None:
-    pass
-
-
-class NoScenario(PresidentError):
-    """-k matched no scenario: a typo must not give a green run."""
-
-    def __init__(self, patterns: tuple[str, ...], scenarios: list):
-        example = scenarios[0].id if scenarios else "clause-id/slug"
-        super().__init__(f"no scenario matches -k {' -k '.join(patterns)} (ids look like {example}; "
-                         "a pattern matches a part of the id or globs it, e.g. -k 'play.*')")
-
-
-def clause_titles(lang: str) -> Callable[[str], str]:
-    """A clause title in `lang` (the `steps` catalog translates them; English is the spec's own)."""
-    if lang == "en":
-        return lambda title: title
-    from ..i18n.steps_catalog import step_language
-    try:
-        steps = step_language(None, lang)
-    except Exception:  # noqa: BLE001 - a pseudo-locale or a missing catalog: the spec's own titles
-        return lambda title: title
-    return lambda title: steps.text("clause", title)
-
-
-def _retitled(run: "Run", lang: str) -> "Run":
+def _retitled(run: "Run", lang: str, root: Path) -> "Run":
     """The run with its deviations titled in `lang` (the --html sheet's language)."""
-    translate = clause_titles(lang)
+    from ..conform.api import clause_titles
+    translate = clause_titles(lang, root)
     titles = {c.id: translate(c.title) for c in run.spec.clauses}
     for d in run.deviations:
         d.title = titles.get(d.clause, d.title)
-    return run
-
-
-def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patterns: tuple[str, ...] = (),
-                timeout: float = 5.0, spec_path: Path | None = None, in_process: bool = False,
-                lang: str = "en", shrink: float = 8.0, hung_after: int = 3, budget: float | None = None,
-                progress: Progress = _quiet, jobs: int = 1) -> "Run":
-    """Run the scenarios (and `games` lock-step games) against `engine`; diagnose; return the run.
-
-    `jobs` > 1 runs scenarios and lock-step games over that many engine processes (the results do
-    not depend on it). A -k that matches no scenario raises NoScenario before the engine starts."""
-    from ..protocol.client import Client, InProcessClient, open_client
-    from ..conform.lockstep import run_lockstep
-    from ..conform.report import Run
-    from ..conform.runner import handshake, is_ai, run_scenario, select
-    from ..conform.verdict import diagnose_fit, protocol_notes
-    from ..conform.diagnose import SchemaSampler
-    from ..conform.jobs import run_parallel
-    from ..game.engine import Ruleset
-    from ..scenarios.model import build_scenarios
-    from .util import spec_here
-
-    spec = spec_here(spec_path)
-    if patterns and not select(build_scenarios(spec), patterns):
-        raise NoScenario(patterns, build_scenarios(spec))
-    def factory() -> Client:
-        return InProcessClient() if in_process else open_client(engine, timeout, hung_after, budget)
-
-    client = factory()
-    try:
-        hello = handshake(client)
-        options = hello.get("options") or {}
-        ai_run = bool(options.get("ai"))
-        if lang == "en":
-            validate = SchemaSampler()
-            chosen = [sc for sc in select(build_scenarios(spec), patterns) if ai_run or not is_ai(sc)]
-            results = run_parallel(chosen, lambda engine, sc: run_scenario(engine, sc, options, validate, spec), client,
-                                   jobs, factory, lambda n: progress("scenarios", n, len(chosen)))
-        else:  # the scenarios as read back from features/<lang>/ (president.conform.localized)
-            from ..conform.localized import run_localized
-            from ..conform.runner import is_ai_result
-            results = [r for r in run_localized(client, spec, lang, patterns, options) if ai_run or not is_ai_result(r)]
-        declared = {k for k, v in options.items() if k not in ("players", "deals", "seed", "ai")}
-        lock = run_lockstep(spec, client, games, seed, options=options, declared=declared,
-                            progress=lambda g: progress("lock-step games", g, games), jobs=jobs,
-                            factory=factory) if games > 0 else None
-        progress("diagnosis", 0, 0)
-        deviations, fitted = diagnose_fit(results, lock, options, Ruleset.from_spec(spec), client, shrink,
-                                          clause_titles(lang))
-    finally:
-        client.close()
-    run = Run(spec, results, lock, hello, getattr(client, "label", engine or "reference"), deviations,
-              protocol_notes(results, lock), ai_run, fitted)
-    run.faults = client.fault_report() if hasattr(client, "fault_report") else []  # type: ignore[attr-defined]
     return run
 
 
@@ -151,11 +73,14 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
             shrink: float, jobs: int) -> None:
     """Check an engine against every scenario of the spec, then in lock-step with the reference.
 
-    Exit 0 only when nothing failed and nothing errored, 1 when something did or the run had to
-    stop (engine hung, --budget spent), 2 on a usage error. See docs/conformance.md.
+    Exit codes: 0 the engine conforms (nothing failed, was blocked or errored); 1 it does not, or
+    the run had to stop (engine hung, --budget spent); 2 usage error; 3 the toolkit failed, not
+    your engine (a bug of president inside a scenario, a game or the diagnosis: that item was
+    skipped, every report was still written, each error and its trace saved in
+    <report>.toolkit-errors/). See docs/conformance.md.
     """
     from ..conform import report
-
+    from ..conform.api import sheet_lines
     if shrink != shrink:  # nan
         raise click.BadParameter("'nan' is not a number of seconds", param_hint="--shrink")
     outputs = {"--junit": junit, "--json": json_path, "--cucumber-json": cucumber_json, "--html": html_path}
@@ -167,45 +92,104 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
         _side_by_side(engines, json_path, html_path, games=games, seed=seed, patterns=patterns, timeout=timeout,
                       spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget, jobs=jobs)
         return
+    root = project_here()  # the project around the current folder (or the packaged copies)
     run = _run_or_exit(engines[0] if engines else None, games=games, seed=seed, patterns=patterns, timeout=timeout,
-                       spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget, jobs=jobs)
-    faults = getattr(run, "faults", [])
-    for fault in faults:
+                       spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget, jobs=jobs,
+                       root=root)
+    for fault in run.faults:
         click.echo(f"protocol fault: {fault}", err=True)
-    if lang == "en":
-        click.echo(report.summary_text(run, verbose))
-    else:
-        from ..conform.localized import localized_summary
-        click.echo(localized_summary(run.spec, run.results, run.lock, run.engine, lang, verbose))
-        if run.deviations or run.fit is not None:  # clause titles in LANG, the rest in English (ids, options, Gherkin)
-            click.echo("\n".join([""] + report.first_screen(run)[1:-1] + [""] + report.deviation_lines(run)))
-    data = report.json_report(run)
-    data["protocol_faults"] = list(faults)
     texts = {
-        "--json": lambda: json.dumps(data, indent=2, ensure_ascii=False) + "\n",
         "--junit": lambda: report.junit_xml(run),
         "--cucumber-json": lambda: json.dumps(report.cucumber_json(run.spec, run.results), indent=2) + "\n",
-        "--html": lambda: report.annotated_sheet_html(_retitled(run, report_lang), report_lang,
-                                                      *_sheet(run.spec, report_lang)),
+        "--html": lambda: report.annotated_sheet_html(_retitled(run, report_lang, root), report_lang,
+                                                      *sheet_lines(run.spec, report_lang, root)),
     }
+    rendered = {option: _render(run, option, render) for option, render in texts.items() if outputs[option] is not None}
+    text = _render(run, "text", lambda: _text(run, lang, verbose, root))
+    saved = _save_toolkit_errors(run, [p for p in (json_path, junit, cucumber_json, html_path) if p is not None])
+    if json_path is not None:  # rendered last: it counts every toolkit error, the other reports' included
+        rendered["--json"] = _render(run, "--json", lambda: _json_text(run, saved))
+    if text is not None:
+        click.echo(text if lang == "en" else "\n".join([text, *report.toolkit_lines(run)]))
     try:
         for option, path in outputs.items():
-            if path is not None:
-                write_output(path, texts[option](), option)
+            if path is not None and rendered.get(option) is not None:
+                write_output(path, rendered[option], option)
     except PresidentError as exc:
         raise click.ClickException(str(exc)) from None
-    if run.failing or faults:
-        raise SystemExit(1)
+    if saved:
+        click.echo(f"toolkit errors: each one's traceback and trace saved in {saved[0].parent}", err=True)
+    if run.exit_code:
+        raise SystemExit(run.exit_code)
 
 
-def _run_or_exit(engine: str | None, name: str = "the engine", **kwargs) -> "Run":
-    """`conform_run`, its failures turned into one-line click errors (`name` says which engine)."""
+def _json_text(run: "Run", saved: list[Path]) -> str:
+    """The --json report, each toolkit error with the file that keeps its trace."""
+    from ..conform import report
+
+    data = report.json_report(run)
+    for entry, file in zip(data["toolkit_errors"], saved):
+        entry["file"] = str(file)
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _text(run: "Run", lang: str, verbose: bool, root: Path) -> str:
+    """The text report, in `lang`."""
+    from ..conform import report
+
+    if lang == "en":
+        return report.summary_text(run, verbose)
+    from ..conform.localized import localized_summary
+    out = localized_summary(run.spec, run.results, run.lock, run.engine, lang, verbose, root)
+    if run.deviations or run.fit is not None:  # clause titles in LANG, the rest in English (ids, options, Gherkin)
+        out += "\n".join([""] + report.first_screen(run)[1:-1] + [""] + report.deviation_lines(run))
+    return out
+
+
+def _render(run: "Run", what: str, render: Any) -> str | None:
+    """A report rendered; a bug of the toolkit there costs that report alone (a toolkit error)."""
+    from ..conform.toolkit import guard
+
+    with guard("report", what, run.toolkit_errors) as caught:
+        return render()
+    if os.environ.get("PRESIDENT_DEBUG") and caught.error is not None:
+        click.echo(caught.error.traceback, err=True)
+    return None
+
+
+def _save_toolkit_errors(run: "Run", reports: list[Path]) -> list[Path]:
+    """Each toolkit error (traceback and the item's request/reply trace, replayable) as
+    `<report>.toolkit-errors/N.json` beside the first report file asked for (--json first)."""
+    if not run.toolkit_errors:
+        return []
+    if not reports or str(reports[0]) == "-" or not Path(reports[0]).parent.is_dir():
+        click.echo("toolkit errors: give --json FILE to keep their tracebacks and traces", err=True)
+        return []
+    folder = Path(f"{reports[0]}.toolkit-errors")
+    try:
+        folder.mkdir(exist_ok=True)
+        files = []
+        for n, error in enumerate(run.toolkit_errors, 1):
+            files.append(folder / f"{n}.json")
+            write_output(files[-1], json.dumps(error.to_json(), indent=1, ensure_ascii=False, default=repr) + "\n",
+                         "toolkit error")
+    except (OSError, PresidentError) as exc:
+        click.echo(f"toolkit errors: cannot save them in {folder}: {exc}", err=True)
+        return []
+    return files
+
+
+def _run_or_exit(engine: str | None, name: str = "the engine", spec_path: Path | None = None, **kwargs) -> "Run":
+    """`president.conform.run`, its failures turned into one-line click errors (`name` says which
+    engine); a bug of the toolkit outside any item exits 3 (the toolkit failed, not the engine)."""
     from ..protocol.client import EngineStartError
+    from ..conform.api import NoScenario, run
     from ..conform.runner import HandshakeError
+    from ..resources import default_spec_path
 
     bar = ProgressLine()
     try:
-        return conform_run(engine, progress=bar.update, **kwargs)
+        return run(engine, spec=spec_path or default_spec_path(project_here()), progress=bar.update, **kwargs)
     except NoScenario as exc:
         raise click.UsageError(str(exc)) from None
     except EngineStartError as exc:
@@ -214,18 +198,23 @@ def _run_or_exit(engine: str | None, name: str = "the engine", **kwargs) -> "Run
         raise click.ClickException(f"handshake with {name} failed: {exc} (see docs/protocol.md, hello)") from None
     except PresidentError as exc:
         raise click.ClickException(str(exc)) from None
+    except Exception as exc:  # a bug of president outside any item: no verdict on the engine
+        if os.environ.get("PRESIDENT_DEBUG"):
+            raise
+        bar.clear()
+        click.echo(f"Error: internal error (the toolkit failed, not your engine): {type(exc).__name__}: {exc} "
+                   "(please report it; PRESIDENT_DEBUG=1 shows the traceback)", err=True)
+        raise SystemExit(3) from None
     finally:
         bar.clear()
 
 
 def _side_by_side(engines: tuple[str, ...], json_path: Path | None, html_path: Path | None, **kwargs) -> None:
     """Several engines: each one's first screen, then one clause x engine table (text, --json, --html)."""
-    from ..conform import report
     from ..conform.matrix import matrix, matrix_html, matrix_text
-
-    runs = [_run_or_exit(engine, engine, **kwargs) for engine in engines]
+    runs = [_run_or_exit(engine, engine, root=project_here(), **kwargs) for engine in engines]
     for run in runs:
-        click.echo("\n".join(report.first_screen(run)) + "\n")
+        click.echo(run.summary() + "\n")
     table = matrix(runs)
     click.echo(matrix_text(table))
     try:
@@ -235,17 +224,6 @@ def _side_by_side(engines: tuple[str, ...], json_path: Path | None, html_path: P
             write_output(html_path, matrix_html(table), "--html")
     except PresidentError as exc:
         raise click.ClickException(str(exc)) from None
-    if any(run.failing for run in runs):
-        raise SystemExit(1)
-
-
-def _sheet(spec, lang: str) -> tuple[list | None, str]:
-    """The rendered rule sheet's lines in `lang` and its direction (clause titles if it cannot be rendered)."""
-    try:
-        from ..i18n.render import render_lines, text_direction
-    except ImportError:  # pragma: no cover - the renderer ships with the package
-        return None, "ltr"
-    try:
-        return render_lines(spec, lang), text_direction(lang)
-    except Exception:  # noqa: BLE001 - a missing catalog: the clause titles, left to right
-        return None, "ltr"
+    code = max(run.exit_code for run in runs)
+    if code:
+        raise SystemExit(code)

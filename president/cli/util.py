@@ -195,3 +195,11 @@ def spec_here(path: Path | None = None) -> Any:
         return load_spec(path)
     root = find_project_root(Path.cwd())
     return load_spec(root / "spec" / "president.yaml") if root is not None else default_spec()
+
+
+def project_here() -> Path:
+    """The project found upward from the current folder, else the packaged copies: the command
+    line's default, passed down to the library (which never looks at the current folder)."""
+    from ..resources import find_project_root, packaged_root
+
+    return find_project_root(Path.cwd()) or packaged_root()

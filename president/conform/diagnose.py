@@ -121,6 +121,8 @@ def state_clause(before: dict[str, Any] | None, req: dict[str, Any], exp: dict[s
     if cmd == "new_game":
         return ("setup.first-lead" if "to_act" in fields else "setup.partial-hands"), fields[0]
     if cmd == "deal" or (before or {}).get("phase") == "exchange":
+        if cmd == "deal" and fields[0] == "phase":  # an exchange where the reference has none, or none at all
+            return "exchange.scum", "phase"
         if "hands" in fields:
             return (_deal_exchange(before, e, a) if cmd == "deal" else "exchange.order"), "hands"
         return "exchange.order", fields[0]

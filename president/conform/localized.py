@@ -14,6 +14,7 @@ from typing import Any, Iterable
 from ..spec import Spec
 from ..i18n.features import localized_scenarios
 from ..i18n.steps_catalog import StepLanguage, step_language
+from .runner import Outcome
 
 
 def run_localized(client: Any, spec: Spec, lang: str, patterns: Iterable[str] = (),
@@ -53,7 +54,9 @@ def localized_summary(spec: Spec, results: list, lock: Any, engine: str, lang: s
     out = [t("report", "Conformance of {engine} to {spec} {version}", engine=engine, spec=spec.id,
              version=spec.version)]
     for r in results:
-        if r.outcome in ("fail", "error"):
+        if r.outcome == Outcome.BLOCKED:  # never a deviation of its own clause: the root cause is named
+            out.append(f"{word(r.outcome).upper()} {iso(r.id)} → {iso(r.blocked_by)}")
+        if r.outcome in (Outcome.FAIL, Outcome.ERROR, Outcome.TOOLKIT):
             sc = _scenario(spec, scenarios, r.id)
             out.append(f"{word(r.outcome).upper()} {iso(r.id)} — {sc.name if sc else r.name}")
             out.append(f"  {_step_text(steps, sc, r)}")
@@ -67,14 +70,15 @@ def localized_summary(spec: Spec, results: list, lock: Any, engine: str, lang: s
         mine = [r for r in results if r.clause == clause.id]
         if not mine and not verbose:
             continue
-        ok = sum(r.outcome == "pass" for r in mine)
-        out.append(f"{iso(clause.id):<{width}}{word(by_clause[clause.id])} {iso(f'{ok}/{len(mine)}')} — "
-                   f"{steps.text('clause', clause.title)}")
+        ok = sum(r.outcome == Outcome.PASS for r in mine)
+        by = sorted({r.blocked_by for r in mine if r.blocked_by}) if by_clause[clause.id] == "blocked" else []
+        out.append(f"{iso(clause.id):<{width}}{word(by_clause[clause.id])} {iso(f'{ok}/{len(mine)}')}"
+                   + (f" → {iso(', '.join(by))}" if by else "") + f" — {steps.text('clause', clause.title)}")
         reasons = sorted({x for r in mine for x in r.reasons})
         if reasons:
             out.append("  " + t("report", "engine refusals: {reasons}", reasons=iso(", ".join(reasons))))
     for r in results:
-        if r.outcome == "skip":
+        if r.outcome == Outcome.SKIP:
             out.append(f"{word('skip')} {iso(r.id)}: {r.message}")
     total = totals(results)
     counts = {o: sum(v == o for v in by_clause.values()) for o in ("pass", "fail", "error", "skip", "none")}

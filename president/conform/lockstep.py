@@ -24,10 +24,10 @@ from ..protocol.client import Client
 from ..spec import Spec
 from .games import HOUSE_OPTIONS, Game, Table, game_config, plan_game, random_hands, replay_on_reference
 from .jobs import run_parallel
-from .records import Deviation, Divergence, GameRecord, LockstepResult
+from .records import Divergence, GameRecord, LockstepResult, Showing
 
-__all__ = ["HOUSE_OPTIONS", "Deviation", "Divergence", "GameRecord", "LockstepResult", "game_config", "merge",
-           "plan_game", "random_hands", "replay_on_reference", "run_lockstep"]
+__all__ = ["HOUSE_OPTIONS", "Divergence", "GameRecord", "LockstepResult", "game_config", "merge",
+           "plan_game", "random_hands", "replay_on_reference", "run_lockstep", "Showing"]
 
 
 def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
@@ -68,14 +68,15 @@ def merge(records: list[GameRecord], declared: set[str]) -> LockstepResult:
         if rec.unfinished:
             result.unfinished.append((rec.number, rec.unfinished))
         result.resynced += [(rec.number, why) for why in rec.resynced]
+        result.toolkit_errors += rec.toolkit_errors
         for div in rec.divergences:
             if div.kind == "error" or div.evidence is None:
                 continue  # an engine error or a malformed reply: counted in `errors`, not as a divergent game
             result.divergent_games.add(rec.number)  # a declared variant is judged by the fit (`verdict`)
-            key = (div.clause, "")
+            key = (div.clause, div.mechanism)  # one mechanism, one deviation
             dev = result.deviations.get(key)
             if dev is None:
-                dev = result.deviations[key] = Deviation(div.clause, None, "", div)
+                dev = result.deviations[key] = Showing(div.clause, div)
             else:
                 dev.steps += 1
             dev.games.add(div.game)

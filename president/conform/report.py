@@ -16,11 +16,15 @@ from xml.etree import ElementTree as ET
 
 from ..spec import Spec
 from .lockstep import LockstepResult
-from .runner import ScenarioResult, clause_outcomes, is_ai_result, totals
+from .runner import Outcome, ScenarioResult, clause_outcomes, is_ai_result, totals
+from .toolkit import ToolkitError
 from .verdict import Deviation
 
 MARK = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "protocol": "PROTOCOL", "skip": "SKIP", "none": "----",
-        "blocked": "BLOCKED", "variant": "VARIANT"}
+        "blocked": "BLOCKED", "variant": "VARIANT", "toolkit": "TOOLKIT"}
+#: Exit codes of a run: 0 conforming, 1 the engine fails (or the run had to stop), 2 usage error,
+#: 3 the toolkit failed (not the engine): a toolkit error cost an item or a phase of the run.
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_TOOLKIT = 0, 1, 2, 3
 REQUEST_CHARS = 160
 LINE = 160  # the longest line of the text report, Gherkin steps aside
 SheetLines = list[tuple[tuple[str, ...], str]]
@@ -42,6 +46,32 @@ class Run:
     notes: list[dict[str, Any]] = field(default_factory=list)
     ai_run: bool = True
     fit: Any = None  # the fitted variant (`fit.Fit`), None when no trace was fitted
+    faults: list[str] = field(default_factory=list)  # protocol faults (one line per kind)
+    toolkit_errors: list[ToolkitError] = field(default_factory=list)  # the toolkit's own bugs (each cost one item)
+
+    @property
+    def scenario_results(self) -> list[ScenarioResult]:
+        return self.results
+
+    @property
+    def ok(self) -> bool:
+        """The engine conforms: nothing failed, was blocked or errored, no fault, no toolkit error."""
+        return not (self.failing or self.faults or self.toolkit_errors)
+
+    @property
+    def exit_code(self) -> int:
+        """3 when the toolkit failed (the verdict is incomplete), else 1 when the engine fails, else 0."""
+        if self.toolkit_errors:
+            return EXIT_TOOLKIT
+        return EXIT_FAIL if self.failing or self.faults else EXIT_OK
+
+    def summary(self) -> str:
+        """A short text: the first screen (root causes, fitted variant, totals) and any toolkit error."""
+        return "\n".join(first_screen(self) + toolkit_lines(self))
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON report (`--json`); toolkit errors without their traces (see `ToolkitError.to_json`)."""
+        return json_report(self)
 
     @property
     def rule_results(self) -> list[ScenarioResult]:
@@ -58,12 +88,12 @@ class Run:
         for cid, outcome in base.items():
             mine = [r for r in self.results if r.clause == cid]
             devs = [d for d in self.deviations if d.clause == cid or cid in d.also]
-            if outcome not in ("error", "protocol"):
+            if outcome not in (Outcome.ERROR, Outcome.PROTOCOL, Outcome.TOOLKIT):
                 if any(not d.declared for d in devs):
-                    outcome = "fail"
+                    outcome = Outcome.FAIL
                 elif devs:
                     outcome = "variant"
-            out[cid] = {"outcome": outcome, "passed": sum(r.outcome == "pass" for r in mine), "scenarios": len(mine),
+            out[cid] = {"outcome": str(outcome), "passed": sum(r.outcome == Outcome.PASS for r in mine), "scenarios": len(mine),
                         "blocked_by": sorted({r.blocked_by for r in mine if r.blocked_by}),
                         "deviations": [d.house_rule or d.title for d in devs],
                         "reasons": sorted({x for r in mine for x in r.reasons})}
@@ -138,8 +168,10 @@ def _verdict(d: Deviation) -> str:
 def root_cause_lines(run: Run) -> list[str]:
     """The first screen: one line per root cause, ranked by blocked scenarios then divergent games."""
     out = []
+    repeated = {d.clause for d in run.deviations if sum(o.clause == d.clause for o in run.deviations) > 1}
     for i, d in enumerate(run.deviations, 1):
-        head = f"{i:>2}. {d.clause} [{_weight(d)}; {_verdict(d)}]: "
+        how = f" ({d.mechanism.text()})" if d.clause in repeated and d.mechanism is not None else ""
+        head = f"{i:>2}. {d.clause}{how} [{_weight(d)}; {_verdict(d)}]: "
         room = LINE - len(head)
         title = d.title if len(d.title) <= room else d.title[:max(room - 3, 0)] + "..."
         out.append(cut(head + title, LINE))
@@ -149,7 +181,8 @@ def root_cause_lines(run: Run) -> list[str]:
 def deviation_lines(run: Run) -> list[str]:
     out = []
     for d in run.deviations:
-        out.append(cut(f"DEVIATION {d.clause}: {d.title}", LINE))
+        how = f" [{d.mechanism.text()}]" if d.mechanism is not None else ""
+        out.append(cut(f"DEVIATION {d.clause}{how}: {d.title}", LINE))
         if d.house_rule:
             what = f"explained by house rule {d.house_rule}" + (
                 " (declared)" if d.declared else f"; declare it with {d.hello_options}")
@@ -174,7 +207,9 @@ def deviation_lines(run: Run) -> list[str]:
 def totals_line(run: Run) -> str:
     t = totals(run.rule_results)
     line = (f"{len(run.rule_results)} scenarios: {t['passed']} passed, {t['failed']} failed, {t['blocked']} blocked, "
-            f"{t['errors']} errors, {t['skipped']} skipped; {len(run.deviations)} deviation(s), "
+            f"{t['errors']} errors, {t['skipped']} skipped"
+            + (f", {t['toolkit_errors']} toolkit error(s)" if t["toolkit_errors"] else "")
+            + f"; {len(run.deviations)} deviation(s), "
             f"{len(run.notes)} protocol note(s)")
     if run.ai_results:
         a = totals(run.ai_results)
@@ -195,35 +230,52 @@ def first_screen(run: Run) -> list[str]:
     return out + totals_line(run).split("\n")
 
 
+def toolkit_lines(run: Run, limit: int = 5) -> list[str]:
+    """The toolkit's own errors: not the engine's fault, each cost one item (exit code 3)."""
+    errors = run.toolkit_errors
+    if not errors:
+        return []
+    out = [f"toolkit errors: {len(errors)} (the toolkit failed, not your engine; each cost one item; exit code 3)"]
+    out += [cut(f"  TOOLKIT {e.line()}", LINE) for e in errors[:limit]]
+    if len(errors) > limit:
+        out.append(f"  ... and {len(errors) - limit} more (--json keeps them all)")
+    return out
+
+
 def summary_text(run: Run, verbose: bool = False) -> str:
     """The report for engine authors: first the root causes and the fitted variant (one screen),
     then the details: deviations, failing scenarios, the clause table, skips, notes."""
     results, lock = run.results, run.lock
-    out = first_screen(run)
+    out = first_screen(run) + toolkit_lines(run)
     line = totals_line(run)
     out += ["", "details:"] if (run.deviations or run.fit is not None and run.fit.partly) else []
     if run.deviations:
         out += deviation_lines(run) + [""]
     for r in results:
-        if r.outcome in ("fail", "error", "protocol"):
+        if r.outcome in (Outcome.FAIL, Outcome.ERROR, Outcome.PROTOCOL):
             out.append(cut(f"{MARK[r.outcome]} {r.id}", LINE))
             out.append(cut(f"  at: {r.step}", LINE))
             out += _message_lines(r.message, "  ")
-            if r.root is not None and r.outcome == "fail":
+            if r.root is not None and r.outcome == Outcome.FAIL:
                 out.append(cut(f"  root cause: {r.root.text()}", LINE))
             if r.details and verbose:
                 out.append("\n".join("  " + line for line in r.details.splitlines()))
-    blocked = Counter(r.blocked_by for r in results if r.outcome == "blocked")
+    blocked = Counter(r.blocked_by for r in results if r.outcome == Outcome.BLOCKED)
     for clause, n in blocked.most_common():
-        out.append(f"BLOCKED {n} scenario(s) by {clause} (root cause above)")
+        out.append(f"BLOCKED {n} scenario(s) by {clause} (root cause above; not deviations of their own clauses)")
+    for e in run.toolkit_errors:
+        out.append(cut(f"TOOLKIT {e.line()}", LINE))
+        frames = [line for line in e.traceback.strip().splitlines() if line.strip(" ^~")]  # no caret lines
+        out += [cut("  " + line, LINE) for line in frames[-3:]]
     clauses = run.clauses()
     out += ["", "clause                              outcome  scenarios  engine reasons"]
     for cid, c in clauses.items():
         if not c["scenarios"] and not verbose and c["outcome"] not in ("fail", "variant"):
             continue
-        out.append(cut(f"{cid:<36}{MARK[c['outcome']]:<9}{c['passed']}/{c['scenarios']:<9}{', '.join(c['reasons'])}",
-                       LINE))
-    for reason, n in Counter(r.message for r in results if r.outcome == "skip").most_common():
+        why = [f"blocked by {', '.join(c['blocked_by'])}"] if c["outcome"] == Outcome.BLOCKED else []
+        out.append(cut(f"{cid:<36}{MARK[c['outcome']]:<9}{c['passed']}/{c['scenarios']:<9}"
+                       f"{', '.join(why + c['reasons'])}", LINE))
+    for reason, n in Counter(r.message for r in results if r.outcome == Outcome.SKIP).most_common():
         out.append(cut(f"SKIP {n} scenario(s): {reason}", LINE))
     if not run.ai_run:
         out.append("AI suite not run: the engine declares no AI levels (hello.options.ai)")
@@ -244,10 +296,6 @@ def summary_text(run: Run, verbose: bool = False) -> str:
                 out.append(cut(f"  engine said: {d.engine_error}", LINE))
     out += ["", line]
     return "\n".join(out)
-
-
-def _suite(results: list[ScenarioResult]) -> dict[str, int]:
-    return totals(results)
 
 
 def spec_outline(spec: Spec) -> dict[str, Any]:
@@ -277,8 +325,8 @@ def json_report(run: Run) -> dict[str, Any]:
         "spec": spec_outline(run.spec),
         "command": run.engine,
         "engine": {k: hello.get(k) for k in ("name", "version", "protocol", "spec_version", "options")} if hello else None,
-        "scenarios": _suite(run.rule_results),
-        "ai_scenarios": _suite(run.ai_results) if run.ai_run else None,
+        "scenarios": totals(run.rule_results),
+        "ai_scenarios": totals(run.ai_results) if run.ai_run else None,
         "lockstep": None if lock is None else {
             "games": lock.games, "steps": lock.steps, "divergent": lock.failed, "errors": lock.errors,
             "steps_per_s": round(lock.steps_per_s, 1), "requests": lock.requests, "seconds": round(lock.seconds, 3),
@@ -290,6 +338,10 @@ def json_report(run: Run) -> dict[str, Any]:
         "fit": run.fit.as_dict() if run.fit is not None else None,
         "protocol_notes": run.notes,
         "failing": run.failing,
+        "ok": run.ok,
+        "exit_code": run.exit_code,
+        "protocol_faults": list(run.faults),
+        "toolkit_errors": [{k: v for k, v in e.to_json().items() if k != "trace"} for e in run.toolkit_errors],
         "scenario_results": [{**r.as_dict(), "section": r.section, "name": r.name,
                               "root_cause": r.root.text() if r.root else None} for r in run.results],
         "divergences": [d.as_dict() for d in _kept(lock.divergences)] if lock else [],
@@ -303,17 +355,20 @@ def junit_xml(run: Run) -> str:
     lock_err = 1 if lock is not None and not lock.failed and lock.errors else 0
     suite = ET.Element("testsuite", name=f"president-conformance-{run.spec.version}",
                        tests=str(len(results) + (1 if lock else 0)),
-                       failures=str(t["failed"] + t["blocked"] + lock_fail), errors=str(t["errors"] + lock_err),
+                       failures=str(t["failed"] + t["blocked"] + lock_fail),
+                       errors=str(t["errors"] + t["toolkit_errors"] + lock_err),
                        skipped=str(t["skipped"]),
                        time=f"{sum(r.seconds for r in results) + (lock.seconds if lock else 0):.3f}")
     for r in results:
         case = ET.SubElement(suite, "testcase", classname=r.clause, name=r.id, time=f"{r.seconds:.4f}")
-        if r.outcome in ("fail", "blocked"):
-            msg = r.message if r.outcome == "fail" else f"blocked by {r.blocked_by}: {r.message}"
+        if r.outcome in (Outcome.FAIL, Outcome.BLOCKED):
+            msg = r.message if r.outcome == Outcome.FAIL else f"blocked by {r.blocked_by}: {r.message}"
             ET.SubElement(case, "failure", message=msg).text = f"at: {r.step}\n{r.details}"
-        elif r.outcome in ("error", "protocol"):
+        elif r.outcome in (Outcome.ERROR, Outcome.PROTOCOL):
             ET.SubElement(case, "error", message=r.message).text = f"at: {r.step}\n{r.details}"
-        elif r.outcome == "skip":
+        elif r.outcome == Outcome.TOOLKIT and r.toolkit_error is not None:
+            ET.SubElement(case, "error", message=r.message, type="toolkit").text = r.toolkit_error.traceback
+        elif r.outcome == Outcome.SKIP:
             ET.SubElement(case, "skipped", message=r.message)
     if lock is not None:
         case = ET.SubElement(suite, "testcase", classname="lockstep", name=f"lockstep/{lock.games}-games",
@@ -340,7 +395,8 @@ def cucumber_json(spec: Spec, results: list[ScenarioResult]) -> list[dict[str, A
             for kind, text, status in r.steps:
                 result: dict[str, Any] = {"status": status, "duration": 0}
                 if status == "failed":
-                    result["error_message"] = f"{r.message}\n{r.details}".strip()
+                    blocked = f"blocked by {r.blocked_by} (the root cause; not this clause): " if r.blocked_by else ""
+                    result["error_message"] = f"{blocked}{r.message}\n{r.details}".strip()
                 steps.append({"keyword": kind.capitalize() + " ", "name": text, "result": result})
             elements.append({"id": r.id, "name": r.name, "keyword": "Scenario", "type": "scenario",
                              "tags": [{"name": "@" + r.clause}], "steps": steps})
@@ -358,10 +414,17 @@ def title_lines(spec: Spec) -> SheetLines:
     return out
 
 
+def _outcome_text(clause: dict[str, Any]) -> str:
+    outcome = clause.get("outcome", "none")
+    if outcome == Outcome.BLOCKED and clause.get("blocked_by"):
+        return f"blocked by {', '.join(clause['blocked_by'])}"
+    return str(outcome)
+
+
 def _mark(states: list[str]) -> str:
-    for m in ("error", "protocol", "fail", "blocked", "variant", "pass"):
+    for m in ("toolkit", "error", "protocol", "fail", "blocked", "variant", "pass"):
         if m in states:
-            return "error" if m == "protocol" else m
+            return "error" if m in ("protocol", "toolkit") else m
     return "untested"
 
 
@@ -376,7 +439,7 @@ def annotated_sheet_html(run: Run, lang: str, lines: SheetLines | None = None, d
     def row(rules: tuple[str, ...], text: str) -> str:
         states = [clauses.get(r, {}).get("outcome", "none") for r in rules]
         mark = _mark(states) if rules else ""
-        title = "; ".join(f"{r}: {clauses.get(r, {}).get('outcome', 'none')}" for r in rules)
+        title = "; ".join(f"{r}: {_outcome_text(clauses.get(r, {}))}" for r in rules)
         badge = f'<span class="mark">{mark}</span> ' if mark else ""
         rule_attr = f' data-rule="{html.escape(" ".join(rules))}"' if rules else ""
         return (f'<p class="{mark or "plain"}"{rule_attr} title="{html.escape(title)}">{badge}'
@@ -398,13 +461,16 @@ def annotated_sheet_html(run: Run, lang: str, lines: SheetLines | None = None, d
             rule = (f"explained by house rule <code>{html.escape(d.house_rule)}</code>"
                     if d.house_rule else "partly explained" if d.partly else "no house rule explains it")
             rows.append(f'<li class="{"variant" if d.declared else "fail"}" data-rule="{html.escape(d.clause)}">'
-                        f"<b>{html.escape(d.clause)}</b>: {html.escape(d.title)}: {html.escape(d.difference)}"
+                        f"<b>{html.escape(d.clause)}</b>"
+                        + (f" [{html.escape(d.mechanism.text())}]" if d.mechanism is not None else "")
+                        + f": {html.escape(d.title)}: {html.escape(d.difference)}"
                         f" — {rule}; blocks {d.blocked} scenario(s), {d.games} lock-step game(s), {d.steps} step(s)."
                         + (f"<pre>{html.escape(d.gherkin)}</pre>" if d.gherkin else "") + "</li>")
         rows.append("</ul>")
     t = totals(run.results)
     summary = (f"{t['passed']} passed, {t['failed']} failed, {t['blocked']} blocked, {t['errors']} errors, "
-               f"{t['skipped']} skipped")
+               f"{t['skipped']} skipped" + (f", {len(run.toolkit_errors)} toolkit error(s) (not the engine's fault)"
+                                            if run.toolkit_errors else ""))
     if run.lock is not None:
         summary += "; " + _lock_line(run.lock)
     return (f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}" dir="{direction}"><head><meta charset="utf-8">'

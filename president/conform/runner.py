@@ -1,30 +1,48 @@
 """Run the spec's scenarios against an engine: handshake, selection, outcomes.
 
-Outcomes: `pass`; `fail` (a wrong answer: `Mismatch`, on the scenario's own clause);
+Outcomes (`Outcome`): `pass`; `fail` (a wrong answer: `Mismatch`, on the scenario's own clause);
 `blocked` (a wrong answer whose root cause is another clause: replayed on the reference, the
 engine's first divergence breaks that clause, reported as `blocked by <clause>`); `error`
 (crash, timeout, not JSON); `protocol` (a reply breaking the shipped schemas); `skip` (the
-engine's `hello` options exclude the scenario). A dead or timed-out engine is restarted and the
-run goes on with the next scenario. Representation differences the rules leave open are notes.
+engine's `hello` options exclude the scenario); `toolkit` (a bug of the toolkit inside this
+scenario: no verdict, the error is kept as a `toolkit.ToolkitError` and the run goes on). A dead or
+timed-out engine is restarted and the run goes on with the next scenario. Representation
+differences the rules leave open are notes.
 """
 from __future__ import annotations
 
 import fnmatch
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Iterable
 
 from ..scenarios.model import MalformedReply, Mismatch, Scenario, ScenarioRun, build_scenarios, missing_requirement
 from ..spec import Spec
-from ..protocol.client import Client, ProtocolViolation, RunStopped
+from ..protocol.client import Client, InProcessClient, ProtocolViolation, RunStopped
 from ..scenarios.sizes import is_refused_start, movable_reason, native_players, sized
 from .diagnose import Evidence, Finding, SchemaSampler, root_cause
 from .deals import declares_spec_shuffle
+from .toolkit import ToolkitError, guard
 from .trace import Trace
 from ..errors import PresidentError
 
 PROTOCOL_VERSION = 1
-OUTCOMES = ("pass", "fail", "blocked", "error", "protocol", "skip")
+
+
+class Outcome(StrEnum):
+    """A scenario's outcome; its value is the string the reports write."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    BLOCKED = "blocked"
+    ERROR = "error"
+    PROTOCOL = "protocol"
+    SKIP = "skip"
+    TOOLKIT = "toolkit"
+
+
+OUTCOMES = tuple(Outcome)
 
 
 @dataclass
@@ -33,7 +51,7 @@ class ScenarioResult:
     clause: str
     section: str
     name: str
-    outcome: str  # pass | fail | blocked | error | protocol | skip
+    outcome: Outcome
     message: str = ""
     root: Finding | None = None  # the first rule divergence, replayed on the reference
     evidence: Evidence | None = None
@@ -46,9 +64,10 @@ class ScenarioResult:
     seconds: float = 0.0
     steps: list[tuple[str, str, str]] = field(default_factory=list)  # (keyword kind, text, status)
     trace: Trace | None = None  # what the engine was sent and answered (None when skipped)
+    toolkit_error: ToolkitError | None = None  # the toolkit's own bug in this scenario (outcome `toolkit`)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "clause": self.clause, "outcome": self.outcome, "message": self.message,
+        return {"id": self.id, "clause": self.clause, "outcome": str(self.outcome), "message": self.message,
                 "details": self.details, "step": self.step, "reasons": self.reasons,
                 "root_clause": self.root.clause if self.root else None, "blocked_by": self.blocked_by or None,
                 "notes": self.notes, "seconds": round(self.seconds, 6)}
@@ -125,16 +144,37 @@ def at_declared_size(sc: Scenario, options: dict[str, Any], spec: Spec | None = 
 
 def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = None,
                  validate: Any = None, spec: Spec | None = None) -> ScenarioResult:
-    """Run one scenario; when the engine does not declare its table size, at one it declares."""
+    """Run one scenario; when the engine does not declare its table size, at one it declares.
+
+    A bug of the toolkit on the way costs this scenario alone: its outcome is `toolkit`, with the
+    error, its traceback and what the engine was sent and answered (`toolkit_error`)."""
+    runs: list[ScenarioRun] = []
+    with guard("scenario", sc.id, trace=lambda: list(runs[-1].sent) if runs else []) as caught:
+        return _run_scenario(client, sc, options, validate, spec, runs)
+    assert caught.error is not None
+    res = ScenarioResult(sc.id, sc.clause, sc.section, sc.name, Outcome.TOOLKIT,
+                         f"toolkit error (not the engine's fault): {caught.error.error}", toolkit_error=caught.error)
+    res.steps = [(op.kind, op.text, "skipped") for op in sc.ops]
+    res.trace = Trace(sc.id, steps=[tuple(step) for step in caught.error.trace])  # type: ignore[misc]
+    try:  # the engine may be in the middle of the scenario: the next one starts afresh
+        client.restart()
+        handshake(client)
+    except (ProtocolViolation, HandshakeError) as again:
+        raise RunStopped(f"the engine could not be restarted after a toolkit error: {again}") from None
+    return res
+
+
+def _run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None, validate: Any,
+                  spec: Spec | None, runs: list[ScenarioRun]) -> ScenarioResult:
     not_moved = ""
     if options is not None:
         sc, not_moved = at_declared_size(sc, options, spec)
-    res = ScenarioResult(sc.id, sc.clause, sc.section, sc.name, "pass")
+    res = ScenarioResult(sc.id, sc.clause, sc.section, sc.name, Outcome.PASS)
     why = missing_requirement(options or {}, sc.requires) if options is not None else None
     if why and not_moved:
         why = f"{why} ({not_moved})"
     if why:
-        res.outcome, res.message = "skip", why
+        res.outcome, res.message = Outcome.SKIP, why
         res.steps = [(op.kind, op.text, "skipped") for op in sc.ops]
         return res
     t0 = time.perf_counter()
@@ -143,6 +183,7 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
     run = ScenarioRun(client, validate=validate,
                       position=bool((options or {}).get("position")) and sc.section != "setup",
                       engine_options=options)
+    runs.append(run)
     done = 0
     try:
         for op in sc.ops:
@@ -150,42 +191,43 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
             run.execute(op)
             done += 1
     except Mismatch as exc:
-        res.outcome, res.message, res.details = "fail", exc.message, exc.details
+        res.outcome, res.message, res.details = Outcome.FAIL, exc.message, exc.details
         found = root_cause(run.sent, spec_shuffle=declares_spec_shuffle(options))
         if found is not None:
             res.root, res.evidence = found
         if res.root is not None and res.root.clause not in (sc.clause, "protocol"):
-            res.outcome, res.blocked_by = "blocked", res.root.clause
+            res.outcome, res.blocked_by = Outcome.BLOCKED, res.root.clause
     except MalformedReply as exc:
-        res.outcome, res.message = "protocol", str(exc)
+        res.outcome, res.message = Outcome.PROTOCOL, str(exc)
     except ProtocolViolation as exc:
-        res.outcome, res.message = "error", f"{type(exc).__name__}: {exc}"
-        if hasattr(client, "restart"):  # a dead, silent or out-of-step engine starts afresh
-            try:
-                client.restart()
-                handshake(client)
-            except (ProtocolViolation, HandshakeError) as again:  # it will not come back: stop the run
-                raise RunStopped(f"the engine could not be restarted after {type(exc).__name__}: {again}") from None
+        res.outcome, res.message = Outcome.ERROR, f"{type(exc).__name__}: {exc}"
+        try:  # a dead, silent or out-of-step engine starts afresh
+            client.restart()
+            handshake(client)
+        except (ProtocolViolation, HandshakeError) as again:  # it will not come back: stop the run
+            raise RunStopped(f"the engine could not be restarted after {type(exc).__name__}: {again}") from None
     except RunStopped:  # hung engine, spent budget: the whole run stops
         raise
-    except Exception as exc:  # noqa: BLE001 - an in-process engine crashing is an error outcome
-        res.outcome, res.message = "error", f"engine crashed: {type(exc).__name__}: {exc}"
-        if hasattr(client, "restart"):
-            client.restart()
-    if res.outcome == "pass":  # its checks passed: did the engine still diverge on the way?
+    except Exception as exc:
+        if not isinstance(client, InProcessClient):
+            raise  # not the engine (its faults are ProtocolViolations): the toolkit's own bug
+        res.outcome, res.message = Outcome.ERROR, f"engine crashed: {type(exc).__name__}: {exc}"
+        client.restart()  # an engine called in this process raised: that is its crash
+    if res.outcome == Outcome.PASS:  # its checks passed: did the engine still diverge on the way?
         found = root_cause(run.sent, spec_shuffle=declares_spec_shuffle(options))
         if found is not None:
             res.root, res.evidence = found
             res.message = f"its checks pass, but the engine diverged on the way: {res.root.text()}"
-            res.outcome = "fail" if res.root.clause in (sc.clause, "protocol") else "blocked"
-            res.blocked_by = "" if res.outcome == "fail" else res.root.clause
+            own = res.root.clause in (sc.clause, "protocol")
+            res.outcome = Outcome.FAIL if own else Outcome.BLOCKED
+            res.blocked_by = "" if own else res.root.clause
             res.step = "(between the checked steps)"
     res.seconds = time.perf_counter() - t0
     res.reasons, res.notes, res.sent = run.reasons, run.notes, run.sent
     res.trace = Trace(sc.id, steps=list(run.sent))
-    if res.outcome == "pass":
+    if res.outcome == Outcome.PASS:
         res.step = ""
-    status = "passed" if res.outcome == "pass" else "failed"
+    status = "passed" if res.outcome == Outcome.PASS else "failed"
     res.steps = [(op.kind, op.text, "passed" if i < done else (status if i == done else "skipped"))
                  for i, op in enumerate(sc.ops)]
     return res
@@ -210,11 +252,12 @@ def run_scenarios(client: Client, spec: Spec, patterns: Iterable[str] = (),
             if ai or not is_ai(sc)]
 
 
-_RANK = {"error": 5, "protocol": 5, "fail": 4, "blocked": 2, "pass": 1, "skip": 0}
+_RANK = {Outcome.TOOLKIT: 6, Outcome.ERROR: 5, Outcome.PROTOCOL: 5, Outcome.FAIL: 4, Outcome.BLOCKED: 2,
+         Outcome.PASS: 1, Outcome.SKIP: 0}
 
 
 def clause_outcomes(spec: Spec, results: list[ScenarioResult]) -> dict[str, str]:
-    """One outcome per clause: error > fail > blocked > pass > skip; `none` when it has no scenario run."""
+    """One outcome per clause: toolkit > error > fail > blocked > pass > skip; `none` when it has no scenario run."""
     out: dict[str, str] = {}
     for clause in spec.clauses:
         mine = [r.outcome for r in results if r.clause == clause.id]
@@ -223,8 +266,9 @@ def clause_outcomes(spec: Spec, results: list[ScenarioResult]) -> dict[str, str]
 
 
 def totals(results: list[ScenarioResult]) -> dict[str, int]:
-    return {"passed": sum(r.outcome == "pass" for r in results),
-            "failed": sum(r.outcome == "fail" for r in results),
-            "errors": sum(r.outcome in ("error", "protocol") for r in results),
-            "skipped": sum(r.outcome == "skip" for r in results),
-            "blocked": sum(r.outcome == "blocked" for r in results)}
+    return {"passed": sum(r.outcome == Outcome.PASS for r in results),
+            "failed": sum(r.outcome == Outcome.FAIL for r in results),
+            "errors": sum(r.outcome in (Outcome.ERROR, Outcome.PROTOCOL) for r in results),
+            "skipped": sum(r.outcome == Outcome.SKIP for r in results),
+            "blocked": sum(r.outcome == Outcome.BLOCKED for r in results),
+            "toolkit_errors": sum(r.outcome == Outcome.TOOLKIT for r in results)}

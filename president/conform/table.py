@@ -10,7 +10,8 @@ A cell is one of `CELLS`: `passed` (its scenarios ran and passed, no deviation n
 `deviation` (a deviation nothing explains names it, or a scenario of it failed), `house rule`
 (every deviation naming it is explained by the engine's fitted variant), `blocked` (its scenarios
 were stopped by another clause's deviation, which the cell names: not a deviation of its own),
-`error` (a scenario of it crashed or broke the protocol), `no AI` (an AI clause, and the engine
+`error` (a scenario of it crashed or broke the protocol), `toolkit error` (the toolkit failed in a
+scenario of it: no verdict on the engine), `no AI` (an AI clause, and the engine
 offers no AI) or `not run` (no scenario of it ran and no deviation names it).
 """
 from __future__ import annotations
@@ -20,13 +21,14 @@ from typing import Any
 
 from .saved import Report, ReportError, SavedDeviation
 
-CELLS = ("passed", "deviation", "house rule", "blocked", "error", "no AI", "not run")
+CELLS = ("passed", "deviation", "house rule", "blocked", "error", "toolkit error", "no AI", "not run")
 LEGEND = {
     "passed": "its scenarios ran and passed, and no deviation names it",
     "deviation": "a deviation that no option value of the spec explains names it, or a scenario of it failed",
     "house rule": "every deviation naming it is explained by the engine's fitted variant (the option values shown)",
     "blocked": "its scenarios were stopped by another clause's deviation (named): not a deviation of its own",
     "error": "a scenario of it crashed, timed out or broke the protocol",
+    "toolkit error": "the toolkit failed in a scenario of it (not the engine's fault): no verdict",
     "no AI": "an AI clause, and the engine offers no AI (hello.options.ai)",
     "not run": "no scenario of it ran (none selected, or skipped) and no deviation names it",
 }
@@ -59,6 +61,8 @@ def _cell(rep: Report, number: int, clause: str, section: str, devs: list[SavedD
         return {"status": "house rule", "detail": ", ".join(sorted({d.house_rule or "" for _, d in mine})),
                 "declared": all(d.declared for _, d in mine), "evidence": f"e{number}-d{mine[0][0]}"}
     outcome = c["outcome"]
+    if outcome == "toolkit":
+        return {"status": "toolkit error", "detail": "the toolkit failed in a scenario of this clause"}
     if outcome in ("error", "protocol"):
         return {"status": "error", "detail": outcome, "evidence": failures.get(clause)}
     if outcome == "fail":

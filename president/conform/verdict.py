@@ -2,8 +2,10 @@
 
 The variant is fitted first (`fit`): the option values under which the reference plays the
 engine's traces as the engine did. Every divergent step of the baseline replay is then grouped by
-the clause it breaks; the clauses whose divergences one fitted option value removes are one root
-cause (the others are listed in `also`). A deviation's text is its clause's own title (in the
+the clause it breaks and by its mechanism (`records.Mechanism`: the kind of request, the action
+type, and what differs), one deviation per group, each with its own samples, minimal scenario and
+confirmation; the groups whose divergences one fitted option value removes are one root cause (the
+other clauses are listed in `also`). A deviation's text is its clause's own title (in the
 report language) and a structured difference: what the engine did, and what the clause requires.
 Scenarios that fail on another clause's deviation count as `blocked` by it. A deviation explained
 by option values the engine declares in `hello.options` is not a failure: the engine is judged
@@ -20,7 +22,8 @@ from ..protocol.client import Client
 from .diagnose import Evidence
 from .fit import Divergent, Fit, Variant, fit, hello_line, label
 from .lockstep import LockstepResult
-from .runner import ScenarioResult
+from .records import Mechanism, mechanism
+from .runner import Outcome, ScenarioResult
 from .trace import Trace
 
 LINE = 160  # the longest line of the report, Gherkin steps aside
@@ -28,6 +31,8 @@ LINE = 160  # the longest line of the report, Gherkin steps aside
 
 @dataclass
 class Deviation:
+    """One root cause: a clause and a mechanism (what differs), with what explains it and where it showed."""
+
     clause: str
     title: str  # the clause's own text (in the report language)
     difference: str  # what the engine did, against what the reference does under the clause
@@ -48,6 +53,7 @@ class Deviation:
     confirmed: bool = False  # the minimal scenario, run against the engine, still fails there
     original_size: dict[str, int] | None = None  # seats, plays, cards of the game it was shrunk from
     minimal_size: dict[str, int] | None = None
+    mechanism: Mechanism | None = None  # what differs: one mechanism, one deviation
 
     @property
     def house_rule(self) -> str | None:
@@ -74,22 +80,26 @@ class Deviation:
                 "blocked": self.blocked, "scenarios": self.scenarios, "games": self.games, "steps": self.steps,
                 "also_breaks": self.also,
                 "minimal_scenario": self.gherkin, "confirmed": self.confirmed, "original_size": self.original_size,
-                "minimal_size": self.minimal_size, "shrink_seconds": round(self.shrink_seconds, 3)}
+                "minimal_size": self.minimal_size, "shrink_seconds": round(self.shrink_seconds, 3),
+                "mechanism": self.mechanism.as_dict() if self.mechanism is not None else None}
 
 
 #: Options every new_game sets in its config: the engine chooses no variant of them by declaring.
 CONFIG_OPTIONS = ("revolution", "deals")
 
 
-def declares(options: dict[str, Any], option: str, value: Any) -> bool:
-    """Does the engine declare option=value in `hello.options` as its variant (not beside the default)?"""
+def declares(options: dict[str, Any], option: str, value: Any, spec: Any = None) -> bool:
+    """Does the engine declare option=value in `hello.options` as its variant (not beside the
+    default of `spec`, the packaged spec's when None)?"""
     if option not in options or option in CONFIG_OPTIONS:
         return False
     listed = options[option]
     if isinstance(listed, list):
-        from ..spec import default_spec
-
-        default = default_spec().option(option).default
+        if spec is None:
+            from ..resources import packaged_root
+            from ..spec import load_spec
+            spec = load_spec(packaged_root() / "spec" / "president.yaml")
+        default = spec.option(option).default
         plays_default = any(type(v) is type(default) and v == default for v in listed)
         return value in listed and not plays_default
     return listed == value
@@ -111,8 +121,9 @@ def _show(value: Any) -> str:
     return str(value)
 
 
-def difference(d: Divergent, actual: Any, expected: Any) -> str:
-    """What the engine did at the divergent step, against what the reference does (one line)."""
+def difference(d: Divergent, actual: Any, expected: Any, field: str = "") -> str:
+    """What the engine did at the divergent step, against what the reference does (one line);
+    `field`: the STATE field that decides the clause (the mechanism's), shown first."""
     from ..game.cards import card_list
     from ..scenarios.model import action_notation
     from .diagnose import RULE_FIELDS, rule_view
@@ -143,7 +154,8 @@ def difference(d: Divergent, actual: Any, expected: Any) -> str:
             return f"engine leaves out {missing[0]}{on}; the reference allows it ({clause})"
         if "state" in actual and "state" in expected:
             e, a = rule_view(expected["state"]), rule_view(actual["state"])
-            name = next((k for k in RULE_FIELDS if k in e and e.get(k) != a.get(k)), None)
+            order = (field, *RULE_FIELDS) if field in RULE_FIELDS else RULE_FIELDS
+            name = next((k for k in order if k in e and e.get(k) != a.get(k)), None)
             if name is not None:
                 after = f"after {what} from seat {req.get('player')}" if cmd == "act" else f"after {cmd}"
                 return f"{after}: engine has {name} {_show(a.get(name))}; the reference {_show(e.get(name))} ({clause})"
@@ -173,7 +185,7 @@ def traces_of(results: list[ScenarioResult], lock: LockstepResult | None) -> tup
 def _clean(results: list[ScenarioResult], lock: LockstepResult | None, n_scen: int) -> set[int]:
     """The traces (numbered as `traces_of`) already compared without any divergence."""
     scen = [r for r in results if r.trace is not None and r.trace.steps]
-    out = {i for i, r in enumerate(scen) if r.outcome == "pass" and r.root is None}
+    out = {i for i, r in enumerate(scen) if r.outcome == Outcome.PASS and r.root is None}
     if lock is not None:
         diverged = {d.game for d in lock.divergences}
         out |= {n_scen + g for g in range(len(lock.traces)) if g not in diverged}
@@ -188,62 +200,54 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
     traces, n_scen = traces_of(results, lock)
     fitted = fit(traces, rules, options, clean=_clean(results, lock, n_scen))
     clauses = {c.id: c for c in spec.clauses}
-    by_clause: dict[str, list[Divergent]] = {}
+    groups: dict[tuple[str, Mechanism], list[Divergent]] = {}
     for d in fitted.baseline:
-        by_clause.setdefault(d.finding.clause, []).append(d)
+        actual = traces[d.key[0]].steps[d.key[1]][1]
+        before = d.before.to_wire() if d.before is not None else None
+        groups.setdefault((d.finding.clause, mechanism(d.request, d.expected, actual, before)), []).append(d)
     first_of_trace: set[tuple[int, int, str]] = set()
     seen_traces: set[int] = set()
     for d in sorted(fitted.baseline, key=lambda d: d.key[:2]):
         if d.key[0] not in seen_traces:
             seen_traces.add(d.key[0])
             first_of_trace.add(d.key)
-    found: dict[str, Deviation] = {}
-    for clause, divs in by_clause.items():
+    found: dict[tuple[str, Mechanism], Deviation] = {}
+    for (clause, mech), divs in groups.items():
         if clause == "protocol":
             continue
         first = divs[0]
         actual = traces[first.key[0]].steps[first.key[1]][1]
-        expected = first.expected
-        title = _title(clauses.get(clause), translate)
-        dev = Deviation(clause, title, difference(first, actual, expected), first.finding.message,
-                        first.finding.engine_error)
+        dev = Deviation(clause, _title(clauses.get(clause), translate),
+                        difference(first, actual, first.expected, mech.differs), first.finding.message,
+                        first.finding.engine_error, mechanism=mech)
+        _explain(dev, divs, fitted, options, spec)
         dev.steps = len(divs)
         dev.game_ids = {d.key[0] for d in divs if d.key[0] >= n_scen}
         dev.games = len(dev.game_ids)
-        explained = [d for d in divs if d.key in fitted.explained]
-        if explained and len(explained) == len(divs):
-            dev.variant = tuple(kv for kv in fitted.variant if _removes(fitted, kv, clause))
-            dev.variant = dev.variant or fitted.variant
-        elif explained:
-            by = tuple(kv for kv in fitted.variant if _removes(fitted, kv, clause)) or fitted.variant
-            dev.partly.append(f"{label(by)} explains {len(explained)} of its {len(divs)} divergent steps")
-        for j in fitted.partly:
-            if any(r.finding.clause == clause for r in j.removed):
-                dev.partly.append(f"{label(j.variant)} removes {', '.join(j.clauses('removed'))} "
-                                  f"but adds {', '.join(j.clauses('added'))}")
-        dev.declared = bool(dev.variant) and all(declares(options, k, v) for k, v in dev.variant)
-        for d in divs:
-            if d.key in first_of_trace and len(dev.samples) < 4:
-                dev.samples.append(Evidence(_game_requests(traces[d.key[0]], d.key[1]), d.expected,
-                                            traces[d.key[0]].steps[d.key[1]][1],
-                                            d.before.to_wire() if d.before is not None else None, clause))
-        found[clause] = dev
+        # samples: the group's first divergences of a trace first (they replay from new_game as they
+        # are), else later ones (the shrinker adopts the engine's earlier differences on the way)
+        for d in sorted(divs, key=lambda d: d.key not in first_of_trace)[:4]:
+            dev.samples.append(Evidence(_game_requests(traces[d.key[0]], d.key[1]), d.expected,
+                                        traces[d.key[0]].steps[d.key[1]][1],
+                                        d.before.to_wire() if d.before is not None else None, clause))
+        found[(clause, mech)] = dev
     for r in results:  # scenarios of the clause itself, and those another clause blocks
-        if r.outcome not in ("fail", "blocked") or r.root is None:
+        if r.outcome not in (Outcome.FAIL, Outcome.BLOCKED) or r.root is None:
             continue
-        dev = found.get(r.root.clause)
+        dev = _deviation_of(found, r.root.clause, r.evidence)
         if dev is None:
             continue
-        if r.outcome == "blocked":
+        if r.outcome == Outcome.BLOCKED:
             dev.blocked += 1
         else:
             dev.scenarios.append(r.id)
         if dev.declared:
-            r.outcome, r.message = "skip", f"judged against the declared house rule {dev.house_rule}"
+            r.outcome, r.message = Outcome.SKIP, f"judged against the declared house rule {dev.house_rule}"
     if lock is not None:  # lock-step's own samples: replayable by the shrinker (earlier differences adopted)
-        for (clause, _), ld in lock.deviations.items():
-            if clause in found:
-                found[clause].samples += [d.evidence for d in ld.samples if d.evidence is not None]
+        for (clause, mech), ld in lock.deviations.items():
+            dev = found.get((clause, mech)) or _deviation_of(found, clause, None)
+            if dev is not None:
+                dev.samples += [d.evidence for d in ld.samples if d.evidence is not None]
     merged = _merge_root_causes(found)
     if engine is not None and shrink_budget > 0:
         for dev in merged:
@@ -285,6 +289,35 @@ def shrink_deviation(dev: Deviation, engine: Client, rules: Ruleset, budget: flo
     dev.shrink_seconds = time.perf_counter() - t0
 
 
+def _explain(dev: Deviation, divs: list[Divergent], fitted: Fit, options: dict[str, Any], spec: Any) -> None:
+    """What of the fitted variant explains this group's divergent steps, or partly explains them."""
+    clause = dev.clause
+    explained = [d for d in divs if d.key in fitted.explained]
+    if explained and len(explained) == len(divs):
+        dev.variant = tuple(kv for kv in fitted.variant if _removes(fitted, kv, clause)) or fitted.variant
+    elif explained:
+        by = tuple(kv for kv in fitted.variant if _removes(fitted, kv, clause)) or fitted.variant
+        dev.partly.append(f"{label(by)} explains {len(explained)} of its {len(divs)} divergent steps")
+    keys = {d.key for d in divs}
+    for j in fitted.partly:
+        if any(r.key in keys for r in j.removed):
+            dev.partly.append(f"{label(j.variant)} removes {', '.join(j.clauses('removed'))} "
+                              f"but adds {', '.join(j.clauses('added'))}")
+    dev.declared = bool(dev.variant) and all(declares(options, k, v, spec) for k, v in dev.variant)
+
+
+def _deviation_of(found: dict[tuple[str, Mechanism], Deviation], clause: str,
+                  evidence: Evidence | None) -> Deviation | None:
+    """The deviation a scenario's root cause (or a lock-step sample) belongs to: its clause and
+    mechanism, else the clause's deviation that showed most."""
+    if evidence is not None and evidence.requests:
+        mech = mechanism(evidence.requests[-1], evidence.expected, evidence.actual, evidence.before)
+        if (clause, mech) in found:
+            return found[(clause, mech)]
+    mine = [d for (c, _), d in found.items() if c == clause]
+    return max(mine, key=lambda d: (d.steps, d.games), default=None)
+
+
 def _removes(fitted: Fit, kv: tuple[str, Any], clause: str) -> bool:
     return any(kv in j.variant and len(j.variant) == 1 and any(r.finding.clause == clause for r in j.removed)
                for j in fitted.judged) or any(kv in j.variant and j.explains and any(
@@ -301,18 +334,20 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def _merge_root_causes(found: dict[str, Deviation]) -> list[Deviation]:
-    """One deviation per root cause: the clauses one option value explains are one deviation, kept
-    on the clause where it showed most, the others listed in `also`."""
+def _merge_root_causes(found: dict[tuple[str, Mechanism], Deviation]) -> list[Deviation]:
+    """One deviation per root cause: the groups one option value explains are one deviation, kept
+    on the clause where it showed most, the other clauses listed in `also`; a group nothing
+    explains is a root cause of its own (one mechanism, one deviation)."""
     groups: dict[Any, list[Deviation]] = {}
-    for clause, dev in found.items():
-        groups.setdefault(dev.variant or clause, []).append(dev)
+    for key, dev in found.items():
+        groups.setdefault(dev.variant or key, []).append(dev)
     out = []
     for devs in groups.values():
         devs.sort(key=lambda d: tuple(-w for w in d.weight))
         main = devs[0]
         for other in devs[1:]:
-            main.also.append(other.clause)
+            if other.clause != main.clause and other.clause not in main.also:
+                main.also.append(other.clause)
             main.blocked += other.blocked
             main.scenarios += other.scenarios
             main.game_ids |= other.game_ids

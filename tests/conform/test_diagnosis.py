@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from president.cli.conform import conform_run
+from president.conform import run as conform_run
 from president.conform import report
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from president.cli.conform import _sheet, conform_run
+from president.conform import run as conform_run
+from president.conform.api import sheet_lines
 from president.conform import report
 
 ENGINES = Path(__file__).resolve().parent.parent / "engines"
@@ -69,7 +70,7 @@ def test_daifugo_js_no_variant_fits_and_two_house_rules_only_partly():
     assert "SKIP 5 scenario(s): engine does not declare options.seed" in text  # one line per reason
     assert "AI suite not run" in text
     assert max(len(line) for line in text.splitlines() if not line.startswith("        ")) <= 160
-    page = report.annotated_sheet_html(run, "en", *_sheet(run.spec, "en"))
+    page = report.annotated_sheet_html(run, "en", *sheet_lines(run.spec, "en"))
     assert 'class="fail" data-rule="trick.end"' in page and "(decision)" in page  # decisions and deviations
     assert "A trick ends when every active player" in page and "lock-step: 40 games" in page
     assert notes <= {"game_over: trick", "deal_over: trick", "deal_over: order", "game_over: order"}

@@ -1,0 +1,151 @@
+"""The conformance run as a library call: `president.conform.run(engine, ...) -> Run`.
+
+    import president.conform
+    run = president.conform.run(["node", "engine.js"], games=50)
+    assert run.ok, run.summary()
+
+`run` plays the spec's scenarios and `games` random lock-step games against the engine, fits its
+variant, diagnoses one deviation per root cause and shrinks each to a minimal scenario. It reads no
+file of the current folder: the spec (a `Spec`, or a path) and the project root (where
+`features/<lang>/` and the catalogs live, for `lang` other than English) come in as arguments,
+the packaged copies otherwise. `president conform` calls it and adds the parsing and the printing.
+
+A bug of the toolkit inside one item (a scenario; a lock-step game, a fit candidate or a shrink
+where those guard themselves) costs that item only; one outside any item (the lock-step phase or
+the diagnosis as a whole) costs that phase: the run still returns, with the error in
+`Run.toolkit_errors` (exit code 3 for the command line).
+"""
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Callable, Sequence
+
+from ..errors import PresidentError
+from ..spec import Spec, load_spec
+from .report import Run
+from .toolkit import ToolkitError, guard
+
+Progress = Callable[[str, int, int], None]
+Engine = str | Sequence[str] | None
+
+__all__ = ["NoScenario", "Run", "ToolkitError", "clause_titles", "run", "sheet_lines"]
+
+
+def _quiet(what: str, done: int, total: int) -> None:
+    pass
+
+
+class NoScenario(PresidentError):
+    """The patterns (`-k`) matched no scenario: a typo must not give a green run."""
+
+    def __init__(self, patterns: tuple[str, ...], scenarios: list):
+        example = scenarios[0].id if scenarios else "clause-id/slug"
+        super().__init__(f"no scenario matches -k {' -k '.join(patterns)} (ids look like {example}; "
+                         "a pattern matches a part of the id or globs it, e.g. -k 'play.*')")
+
+
+def clause_titles(lang: str, root: Path | None = None) -> Callable[[str], str]:
+    """A clause title in `lang` (the `steps` catalog under `root` translates them; English is the spec's own)."""
+    if lang == "en":
+        return lambda title: title
+    from ..i18n.steps_catalog import step_language
+    from ..resources import packaged_root
+    try:
+        steps = step_language(root or packaged_root(), lang)
+    except Exception:  # noqa: BLE001 - a pseudo-locale or a missing catalog: the spec's own titles
+        return lambda title: title
+    return lambda title: steps.text("clause", title)
+
+
+def sheet_lines(spec: Spec, lang: str, root: Path | None = None) -> tuple[list | None, str]:
+    """The rendered rule sheet's lines in `lang` and its direction (None: clause titles, when it
+    cannot be rendered), for `report.annotated_sheet_html`."""
+    from ..resources import packaged_root
+    try:
+        from ..i18n.render import render_lines, text_direction
+    except ImportError:  # pragma: no cover - the renderer ships with the package
+        return None, "ltr"
+    try:
+        return render_lines(spec, lang, root or packaged_root()), text_direction(lang)
+    except Exception:  # noqa: BLE001 - a missing catalog: the clause titles, left to right
+        return None, "ltr"
+
+
+def _spec(spec: Spec | str | Path | None) -> Spec:
+    if isinstance(spec, Spec):
+        return spec
+    if spec is None:
+        from ..resources import packaged_root
+        spec = packaged_root() / "spec" / "president.yaml"
+    return load_spec(spec)
+
+
+def run(engine: Engine = None, *, spec: Spec | str | Path | None = None, games: int = 200, seed: int = 0,
+        jobs: int = 1, budget: float | None = None, patterns: Sequence[str] = (), timeout: float = 5.0,
+        hung_after: int = 3, shrink: float = 8.0, lang: str = "en", root: Path | None = None,
+        in_process: bool = False, progress: Progress = _quiet) -> Run:
+    """Check `engine` (a command line, as one string or a list of words; None: the reference as a
+    subprocess, or in this process with `in_process`) against `spec`; return the `Run`.
+
+    `games` lock-step games (0: the scenarios alone) with `seed`, over `jobs` engine processes
+    (the results do not depend on it); `budget` seconds for the whole run; `patterns` select
+    scenarios by id (a pattern matching none raises `NoScenario` before the engine starts);
+    `timeout` seconds per reply; `hung_after` requests in a row without a reply stop the run;
+    `shrink` seconds per deviation for its minimal scenario (0: none); `lang` runs the scenarios of
+    `root`/features/<lang>/ and titles the clauses in that language. Raises `RunStopped` (engine
+    hung, budget spent, engine not startable) and `HandshakeError` (no valid hello)."""
+    from ..game.engine import Ruleset
+    from ..protocol.client import Client, InProcessClient, open_client
+    from ..scenarios.model import build_scenarios
+    from .diagnose import SchemaSampler
+    from .jobs import run_parallel
+    from .lockstep import run_lockstep
+    from .runner import handshake, is_ai, run_scenario, select
+    from .verdict import diagnose_fit, protocol_notes
+
+    the_spec = _spec(spec)
+    patterns = tuple(patterns)
+    command = shlex.join(engine) if engine is not None and not isinstance(engine, str) else engine
+    if patterns and not select(build_scenarios(the_spec), patterns):
+        raise NoScenario(patterns, build_scenarios(the_spec))
+
+    def factory() -> Client:
+        return InProcessClient() if in_process else open_client(command, timeout, hung_after, budget)
+
+    errors: list[ToolkitError] = []  # outside any item: a phase of the run
+    client = factory()
+    lock = deviations = fitted = None
+    try:
+        hello = handshake(client)
+        options = hello.get("options") or {}
+        ai_run = bool(options.get("ai"))
+        if lang == "en":
+            validate = SchemaSampler()
+            chosen = [sc for sc in select(build_scenarios(the_spec), patterns) if ai_run or not is_ai(sc)]
+            results = run_parallel(chosen, lambda engine, sc: run_scenario(engine, sc, options, validate, the_spec),
+                                   client, jobs, factory, lambda n: progress("scenarios", n, len(chosen)))
+        else:  # the scenarios as read back from features/<lang>/ (president.conform.localized)
+            from ..resources import packaged_root
+            from .localized import run_localized
+            from .runner import is_ai_result
+            results = [r for r in run_localized(client, the_spec, lang, patterns, options, root or packaged_root())
+                       if ai_run or not is_ai_result(r)]
+        declared = {k for k, v in options.items() if k not in ("players", "deals", "seed", "ai")}
+        if games > 0:
+            with guard("lockstep", f"{games} games, seed {seed}", errors):
+                lock = run_lockstep(the_spec, client, games, seed, options=options, declared=declared,
+                                    progress=lambda g: progress("lock-step games", g, games), jobs=jobs,
+                                    factory=factory)
+        progress("diagnosis", 0, 0)
+        with guard("diagnosis", "fit, deviations and shrinking", errors):
+            deviations, fitted = diagnose_fit(results, lock, options, Ruleset.from_spec(the_spec), client, shrink,
+                                              clause_titles(lang, root))
+    finally:
+        client.close()
+    label = getattr(client, "label", None) or command or "reference"
+    out = Run(the_spec, results, lock, hello, label, deviations or [], protocol_notes(results, lock), ai_run, fitted)
+    out.faults = list(client.fault_report()) if hasattr(client, "fault_report") else []  # type: ignore[attr-defined]
+    out.toolkit_errors = ([r.toolkit_error for r in results if r.toolkit_error is not None]
+                          + (list(lock.toolkit_errors) if lock is not None else []) + errors)
+    return out
