@@ -131,6 +131,14 @@ class SavedDeviation:
     def description(self) -> str:
         return f"{self.title}: {self.difference}" if self.difference else self.title
 
+    @property
+    def mechanism(self) -> Any:
+        """What differs (`records.Mechanism`), as the run saved it; None in a report without one."""
+        from .records import Mechanism
+
+        saved = self.raw.get("mechanism")
+        return Mechanism(**saved) if isinstance(saved, dict) else None
+
 
 @dataclass
 class SavedDivergence:

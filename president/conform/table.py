@@ -32,7 +32,7 @@ LEGEND = {
     "no AI": "an AI clause, and the engine offers no AI (hello.options.ai)",
     "not run": "no scenario of it ran (none selected, or skipped) and no deviation names it",
 }
-SHORT = {"passed": "pass", "deviation": "DEV", "house rule": "rule", "blocked": "blk", "error": "ERR",
+SHORT = {"passed": "pass", "deviation": "DEV", "house rule": "rule", "blocked": "blk", "error": "ERR", "toolkit error": "TOOL",
          "no AI": "noAI", "not run": "-"}
 FAILURES = 100  # failing scenarios listed per engine, at most
 AI_SECTION = "ai"
@@ -144,7 +144,9 @@ def text(table: dict[str, Any]) -> str:
     out = ["engines:"] + [f"  [{i + 1}] {e['name']}: {e['command']}"[:160] for i, e in enumerate(engines)]
     out.append(f"{'clause':<34}" + "".join(f"[{i + 1}]".ljust(7) for i in range(len(engines))))
     for cid, row in table["clauses"].items():
-        out.append(f"{cid:<34}" + "".join(SHORT[c["status"]].ljust(7) for c in row["engines"]))
+        notes = "; ".join(f"[{i + 1}] {c['detail']}" for i, c in enumerate(row["engines"]) if c["status"] == "blocked")
+        line = f"{cid:<34}" + "".join(SHORT[c["status"]].ljust(7) for c in row["engines"])
+        out.append((line + notes).rstrip()[:160])
     out.append("")
     out.append("  ".join(f"{v} {k}" for k, v in SHORT.items()))
     for i, e in enumerate(engines):
