@@ -226,6 +226,16 @@ class Translator:
         """A message whose msgid is chosen by code from spec values (not literal in a template)."""
         return _fill(self._find(Lookup(context, msgid, dynamic=True, origin=origin), None), values)
 
+    def dynamic_plural(self, context: str, singular: str, plural: str, n: int, origin: str, **values: Any) -> str:
+        """A plural message chosen by code (a counted phrase): `num` is `n` unless `values` spells it."""
+        look = Lookup(context, singular, plural, dynamic=True, origin=origin)
+        return _fill(self._find(look, n), {"num": n, **values})
+
+    def declare(self, context: str, msgid: str, origin: str, plural: str | None = None) -> None:
+        """Record a message another spec value would use, for extraction only (a miss is not recorded:
+        the build of that spec asks for it)."""
+        self.used.append(Lookup(context, msgid, plural, dynamic=True, origin=origin))
+
 
 #: Bidi isolation marks around values written left to right (card codes, rank orders, numbers,
 #: option settings): the layouts keep them (Markdown), turn them into <bdi dir="ltr"> (HTML) or

@@ -22,7 +22,9 @@ from .catalogs import Key, message_key
 PLACEHOLDER_NOTES: dict[str, str] = {
     "min": "a number from the spec (digits, written left to right)",
     "max": "a number from the spec (digits, written left to right); with ngettext, it also picks the plural form",
-    "num": "the number that picks the plural form (digits)",
+    "num": ("the number that picks the plural form: digits, or in the exchange's counted phrases the "
+            "number in words as translated under msgctxt '<this msgctxt>: the number in words' (a form "
+            "used for one number only, such as the Arabic dual, may leave it out)"),
     "card": ("a card as msgctxt 'card' renders it in this language, kept left to right and inserted "
              "unchanged: fit the sentence around the phrase, add no article or case ending to it"),
     "rank": "a rank symbol of the spec (3 … 10, V, D, R, A, 2)",
@@ -37,7 +39,7 @@ PLACEHOLDER_NOTES: dict[str, str] = {
               "одного раунда; Arabic after بعد: جولتين, after وهو: جولتان)"),
     "less": "the phrase of msgctxt 'points fewer per place' (e.g. 'one point less'), inserted unchanged",
     "lowest": "the phrase of msgctxt 'points of the last place' (e.g. 'one point'), inserted unchanged",
-    "best": "the phrase of msgctxt \"exchange: the giver's best cards\" (e.g. 'their two best cards'), inserted unchanged",
+    "best": "the phrase of msgctxt \"exchange: the giver's best cards\" (e.g. 'their two best cards', 'their best card'), inserted unchanged",
     "back": "the phrase of msgctxt 'exchange: cards chosen to give back', inserted unchanged",
     "cards": "the phrase of msgctxt 'exchange: cards swapped by the vice-ranks' (e.g. 'one card'), inserted unchanged",
     "from_players": "the phrase of msgctxt 'exchange: from how many players' (e.g. 'From four players on')",

@@ -41,15 +41,16 @@ def _yaml_line(text: str, key: str) -> int:
     return text.count("\n", 0, m.start()) + 1 if m else 1
 
 
-def spec_messages(spec: Spec, text: str) -> Iterator[tuple[int, str | None, str, list[str]]]:
-    """(line, msgctxt, msgid, comments) of every message whose msgid the spec decides."""
+def spec_messages(spec: Spec, text: str) -> Iterator[tuple[int, str | None, str | tuple[str, str], list[str]]]:
+    """(line, msgctxt, msgid, comments) of every message whose msgid the spec decides; the msgid
+    of a plural message is (singular, plural)."""
     seen = set()
     for look in dynamic_lookups(spec).used:
         if not look.dynamic or (look.context, look.msgid) in seen:
             continue
         seen.add((look.context, look.msgid))
-        yield (_yaml_line(text, look.origin.split(".")[-1]), look.context, look.msgid,
-               [f"from the spec ({look.origin})"])
+        yield (_yaml_line(text, look.origin.split(".")[-1]), look.context,
+               (look.msgid, look.plural) if look.plural else look.msgid, [f"from the spec ({look.origin})"])
 
 
 def extract_spec(fileobj: BinaryIO, keywords: Any, comment_tags: Any,
@@ -61,7 +62,9 @@ def extract_spec(fileobj: BinaryIO, keywords: Any, comment_tags: Any,
     root, _ = _project(fileobj, options)
     notes = _note_maker(spec, root)
     for line, context, msgid, comments in spec_messages(spec, text):
-        yield line, "pgettext", (context, msgid), [*comments, *notes((context, msgid), [msgid])]
+        texts = list(msgid) if isinstance(msgid, tuple) else [msgid]
+        yield (line, "npgettext" if isinstance(msgid, tuple) else "pgettext", (context, *texts),
+               [*comments, *notes((context, texts[0]), texts)])
 
 
 def _project(fileobj: Any, options: dict[str, Any]) -> tuple[Path, Path]:
