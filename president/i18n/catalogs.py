@@ -217,10 +217,22 @@ class Translator:
         return _fill(self._find(Lookup(context, msgid), None), values)
 
     def ngettext(self, singular: str, plural: str, n: int, **values: Any) -> str:
-        return _fill(self._find(Lookup(None, singular, plural), n), {"num": n, **values})
+        return self._plural(Lookup(None, singular, plural), n, values)
 
     def npgettext(self, context: str, singular: str, plural: str, n: int, **values: Any) -> str:
-        return _fill(self._find(Lookup(context, singular, plural), n), {"num": n, **values})
+        return self._plural(Lookup(context, singular, plural), n, values)
+
+    def _plural(self, look: Lookup, n: int, values: dict[str, Any]) -> str:
+        """The plural form for `n`, filled. A form may leave out a placeholder only if it holds `n`
+        itself (a form used for one number spells it: the Arabic dual); otherwise BuildError."""
+        text = self._find(look, n)
+        lost = [k for k in _PLACEHOLDER_NAME.findall(f"{look.msgid} {look.plural or ''}")
+                if k != "num" and k in values and f"%({k})" not in text and values[k] != n]
+        if lost:
+            raise BuildError([Problem(self.source, None, "", f"{self.lang}: {look.msgid!r}: the form for {n} "
+                                      f"leaves out {', '.join(f'%({k})s = {values[k]!r}' for k in dict.fromkeys(lost))}, "
+                                      f"which is not {n}", "write the placeholder in that plural form")])
+        return _fill(text, {"num": n, **values})
 
     def dynamic(self, context: str, msgid: str, origin: str, **values: Any) -> str:
         """A message whose msgid is chosen by code from spec values (not literal in a template)."""
@@ -279,6 +291,7 @@ _ACCENTS = str.maketrans(
     "àƀçđéƒĝĥîĵķĺɱñöþʠŕšţûṽŵẋýžÀßÇĐÉƑĜĤÎĴĶĹṀÑÖÞǪŔŠŢÛṼŴẊÝŽ")
 PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
 _PLACEHOLDER = re.compile(r"%\([A-Za-z_][A-Za-z0-9_]*\)[sdif]|%%")
+_PLACEHOLDER_NAME = re.compile(r"%\(([A-Za-z_][A-Za-z0-9_]*)\)[sdif]")
 
 
 def pseudo_text(msgid: str) -> str:
