@@ -210,16 +210,16 @@ class Translator:
         return found
 
     # The four gettext entry points; keyword arguments fill %(name)s placeholders.
-    def gettext(self, msgid: str, **values: Any) -> str:
+    def gettext(self, msgid: str, /, **values: Any) -> str:
         return _fill(self._find(Lookup(None, msgid), None), values)
 
-    def pgettext(self, context: str, msgid: str, **values: Any) -> str:
+    def pgettext(self, context: str, msgid: str, /, **values: Any) -> str:
         return _fill(self._find(Lookup(context, msgid), None), values)
 
-    def ngettext(self, singular: str, plural: str, n: int, **values: Any) -> str:
+    def ngettext(self, singular: str, plural: str, n: int, /, **values: Any) -> str:
         return self._plural(Lookup(None, singular, plural), n, values)
 
-    def npgettext(self, context: str, singular: str, plural: str, n: int, **values: Any) -> str:
+    def npgettext(self, context: str, singular: str, plural: str, n: int, /, **values: Any) -> str:
         return self._plural(Lookup(context, singular, plural), n, values)
 
     def _plural(self, look: Lookup, n: int, values: dict[str, Any]) -> str:

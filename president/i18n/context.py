@@ -50,7 +50,7 @@ PLACEHOLDER_NOTES: dict[str, str] = {
     "name": "the variant name of the spec (Latin script, e.g. CardVerse)",
     "version": "the spec version, e.g. 1.1.0 (left to right)",
     "setting": "an option as written in the protocol, e.g. revolution=false (never translated)",
-    "n": "the fewest cards of a run (combinations.min_run of the spec, digits)",
+    "n": "the fewest cards of a run (combinations.min_run of the spec, digits); it also picks the plural form",
     "variant": ("a locked variant as translated under msgctxt 'locked variant' (equality, the joker, "
                 "the ladder), its first letter capitalized; " + "{agree}"),
     "first": "the first of two locked variants (msgctxt 'locked variant'), its first letter capitalized; {agree}",

@@ -106,34 +106,39 @@ def _option_values(data: dict[str, Any]) -> Iterator[tuple[str, Any]]:
                 yield name, n
 
 
+HOUSE_RULES_ON = (("revolution", True), ("equality", True), ("sequences", True), ("jokers", 2),
+                  ("first_lead", "holder:3C"), ("leader_may_pass", True), ("deals", 3))
+
+
 def variants() -> list[tuple[str, dict[str, Any]]]:
-    """(name, spec data) of every variant of the value space, the spec itself first."""
+    """(name, spec data) of every variant of the value space, the spec itself first. Each number
+    is tried on the spec and with every house rule on (a run length shows only with runs on)."""
     base = _spec_data()
-    out: list[tuple[str, dict[str, Any]]] = [("spec", base)]
+    everything = copy.deepcopy(base)
+    for name, value in HOUSE_RULES_ON:
+        everything["options"][name].update(default=value)
+    out: list[tuple[str, dict[str, Any]]] = [("spec", base), ("every house rule on", everything)]
     for name, value in _option_values(base):
         for locked in (False, True):
             data = copy.deepcopy(base)
             data["options"][name].update(default=value, locked=locked)
             out.append((f"{name}={value}{' locked' if locked else ''}", data))
-    for path, low, high in _number_fields(_schema(), base):
-        for n in _points(low, _get(base, path), high):
-            data = copy.deepcopy(base)
-            _set(data, path, n)
-            _paired(data, path, n)
-            out.append((f"{'.'.join(map(str, path))}={n}", data))
-    everything = copy.deepcopy(base)
-    for name, value in (("revolution", True), ("equality", True), ("sequences", True), ("jokers", 2),
-                        ("first_lead", "holder:3C"), ("leader_may_pass", True), ("deals", 3)):
-        everything["options"][name].update(default=value)
-    out.append(("every house rule on", everything))
+    for start, suffix in ((base, ""), (everything, " (house rules on)")):
+        for path, low, high in _number_fields(_schema(), base):
+            for n in _points(low, _get(base, path), high):
+                data = copy.deepcopy(start)
+                _set(data, path, n)
+                _paired(data, path, n)
+                out.append((f"{'.'.join(map(str, path))}={n}{suffix}", data))
     return out
 
 
 def _fixed_value(name: str) -> tuple[tuple[str, str], int] | None:
     """The path and value a variant sets against FIXED_BY_SENTENCES, if any."""
     for path, keep in FIXED_BY_SENTENCES.items():
-        if name.startswith(".".join(path) + "=") and int(name.split("=")[1]) != keep:
-            return path, int(name.split("=")[1])
+        value = int(name.split("=")[1].split()[0]) if name.startswith(".".join(path) + "=") else keep
+        if value != keep:
+            return path, value
     return None
 
 
