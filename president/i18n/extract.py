@@ -13,6 +13,7 @@ Files are written without POT-Creation-Date / PO-Revision-Date, so they are repr
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
@@ -23,7 +24,8 @@ from ..spec import Spec, decode_spec, parse_spec, read_spec_bytes
 from .catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, SOURCE_LANG, Key, Translator, load_catalog, message_key,
                        po_path, pot_path)
 from .pofile import REVISION_DATE, po_bytes  # noqa: F401 (REVISION_DATE: re-exported)
-from .render import CONTENT_TEMPLATE, JINJA_EXTENSIONS, TEMPLATES_DIR, build_sheet
+from .context import NOTE_WIDTH
+from .render import CONTENT_TEMPLATE, JINJA_EXTENSIONS, NUMBER_WORDS_SUFFIX, TEMPLATES_DIR, build_sheet
 
 TEMPLATE_OPTIONS = {"extensions": ",".join(JINJA_EXTENSIONS), "trim_blocks": "true",
                     "lstrip_blocks": "true"}
@@ -49,8 +51,14 @@ def spec_messages(spec: Spec, text: str) -> Iterator[tuple[int, str | None, str 
         if not look.dynamic or (look.context, look.msgid) in seen:
             continue
         seen.add((look.context, look.msgid))
+        notes = [f"from the spec ({look.origin})"]
+        if look.context and look.context.endswith(NUMBER_WORDS_SUFFIX):
+            phrase = look.context[:-len(NUMBER_WORDS_SUFFIX)]
+            notes += textwrap.wrap(f"fills %(num)s of msgctxt '{phrase}': write the number as it stands in "
+                                   "that phrase (its case and gender)", NOTE_WIDTH, break_long_words=False,
+                                   break_on_hyphens=False)
         yield (_yaml_line(text, look.origin.split(".")[-1]), look.context,
-               (look.msgid, look.plural) if look.plural else look.msgid, [f"from the spec ({look.origin})"])
+               (look.msgid, look.plural) if look.plural else look.msgid, notes)
 
 
 def extract_spec(fileobj: BinaryIO, keywords: Any, comment_tags: Any,

@@ -32,6 +32,8 @@ JINJA_EXTENSIONS = ("jinja2.ext.i18n", "jinja2.ext.do")
 #: English number words: the msgids of counted phrases use them, chosen from spec values.
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
                 "ten", "eleven", "twelve")
+#: msgctxt of a counted phrase's number in words: "<the phrase's msgctxt>: the number in words".
+NUMBER_WORDS_SUFFIX = ": the number in words"
 #: Suit letters of the spec -> the symbol used as msgid of the suit-name message.
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
@@ -153,11 +155,11 @@ class Phrases:
         self.tr.declare(context, singular, origin, plural)
         for k in range(max(low, 2), high + 1):
             if number_word(k) != str(k):
-                self.tr.declare(f"{context}: the number in words", number_word(k), origin)
+                self.tr.declare(context + NUMBER_WORDS_SUFFIX, number_word(k), origin)
         if n == 1:
             return self.tr.dynamic(context, one, origin)
         word = number_word(n)
-        num: int | str = n if word == str(n) else self.tr.dynamic(f"{context}: the number in words", word, origin)
+        num: int | str = n if word == str(n) else self.tr.dynamic(context + NUMBER_WORDS_SUFFIX, word, origin)
         return self.tr.dynamic_plural(context, singular, plural, n, origin, num=num)
 
     def counted(self, context: str, n: int, one: str, other: str, origin: str = "") -> str:
