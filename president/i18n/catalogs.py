@@ -241,21 +241,43 @@ class Translator:
         return found
 
     # The four gettext entry points; keyword arguments fill %(name)s placeholders.
-    def gettext(self, msgid: str, **values: Any) -> str:
+    def gettext(self, msgid: str, /, **values: Any) -> str:
         return _fill(self._find(Lookup(None, msgid), None), values)
 
-    def pgettext(self, context: str, msgid: str, **values: Any) -> str:
+    def pgettext(self, context: str, msgid: str, /, **values: Any) -> str:
         return _fill(self._find(Lookup(context, msgid), None), values)
 
-    def ngettext(self, singular: str, plural: str, n: int, **values: Any) -> str:
-        return _fill(self._find(Lookup(None, singular, plural), n), {"num": n, **values})
+    def ngettext(self, singular: str, plural: str, n: int, /, **values: Any) -> str:
+        return self._plural(Lookup(None, singular, plural), n, values)
 
-    def npgettext(self, context: str, singular: str, plural: str, n: int, **values: Any) -> str:
-        return _fill(self._find(Lookup(context, singular, plural), n), {"num": n, **values})
+    def npgettext(self, context: str, singular: str, plural: str, n: int, /, **values: Any) -> str:
+        return self._plural(Lookup(context, singular, plural), n, values)
+
+    def _plural(self, look: Lookup, n: int, values: dict[str, Any]) -> str:
+        """The plural form for `n`, filled. A form may leave out a placeholder only if it holds `n`
+        itself (a form used for one number spells it: the Arabic dual); otherwise BuildError."""
+        text = self._find(look, n)
+        lost = [k for k in _PLACEHOLDER_NAME.findall(f"{look.msgid} {look.plural or ''}")
+                if k != "num" and k in values and f"%({k})" not in text and values[k] != n]
+        if lost:
+            raise BuildError([Problem(self.source, None, "", f"{self.lang}: {look.msgid!r}: the form for {n} "
+                                      f"leaves out {', '.join(f'%({k})s = {values[k]!r}' for k in dict.fromkeys(lost))}, "
+                                      f"which is not {n}", "write the placeholder in that plural form")])
+        return _fill(text, {"num": n, **values})
 
     def dynamic(self, context: str, msgid: str, origin: str, **values: Any) -> str:
         """A message whose msgid is chosen by code from spec values (not literal in a template)."""
         return _fill(self._find(Lookup(context, msgid, dynamic=True, origin=origin), None), values)
+
+    def dynamic_plural(self, context: str, singular: str, plural: str, n: int, origin: str, **values: Any) -> str:
+        """A plural message chosen by code (a counted phrase): `num` is `n` unless `values` spells it."""
+        look = Lookup(context, singular, plural, dynamic=True, origin=origin)
+        return _fill(self._find(look, n), {"num": n, **values})
+
+    def declare(self, context: str, msgid: str, origin: str, plural: str | None = None) -> None:
+        """Record a message another spec value would use, for extraction only (a miss is not recorded:
+        the build of that spec asks for it)."""
+        self.used.append(Lookup(context, msgid, plural, dynamic=True, origin=origin))
 
 
 #: Bidi isolation marks around values written left to right (card codes, rank orders, numbers,
@@ -300,6 +322,7 @@ _ACCENTS = str.maketrans(
     "àƀçđéƒĝĥîĵķĺɱñöþʠŕšţûṽŵẋýžÀßÇĐÉƑĜĤÎĴĶĹṀÑÖÞǪŔŠŢÛṼŴẊÝŽ")
 PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
 _PLACEHOLDER = re.compile(r"%\([A-Za-z_][A-Za-z0-9_]*\)[sdif]|%%")
+_PLACEHOLDER_NAME = re.compile(r"%\(([A-Za-z_][A-Za-z0-9_]*)\)[sdif]")
 
 
 def pseudo_text(msgid: str) -> str:

@@ -22,7 +22,9 @@ from .catalogs import Key, message_key
 PLACEHOLDER_NOTES: dict[str, str] = {
     "min": "a number from the spec (digits, written left to right)",
     "max": "a number from the spec (digits, written left to right); with ngettext, it also picks the plural form",
-    "num": "the number that picks the plural form (digits)",
+    "num": ("the number that picks the plural form: digits, or in the exchange's counted phrases the "
+            "number in words as translated under msgctxt '<this msgctxt>: the number in words' (a form "
+            "used for one number only, such as the Arabic dual, may leave it out)"),
     "card": ("a card as msgctxt 'card' renders it in this language, kept left to right and inserted "
              "unchanged: fit the sentence around the phrase, add no article or case ending to it"),
     "rank": "a rank symbol of the spec (3 … 10, V, D, R, A, 2)",
@@ -37,7 +39,7 @@ PLACEHOLDER_NOTES: dict[str, str] = {
               "одного раунда; Arabic after بعد: جولتين, after وهو: جولتان)"),
     "less": "the phrase of msgctxt 'points fewer per place' (e.g. 'one point less'), inserted unchanged",
     "lowest": "the phrase of msgctxt 'points of the last place' (e.g. 'one point'), inserted unchanged",
-    "best": "the phrase of msgctxt \"exchange: the giver's best cards\" (e.g. 'their two best cards'), inserted unchanged",
+    "best": "the phrase of msgctxt \"exchange: the giver's best cards\" (e.g. 'their two best cards', 'their best card'), inserted unchanged",
     "back": "the phrase of msgctxt 'exchange: cards chosen to give back', inserted unchanged",
     "cards": "the phrase of msgctxt 'exchange: cards swapped by the vice-ranks' (e.g. 'one card'), inserted unchanged",
     "from_players": "the phrase of msgctxt 'exchange: from how many players' (e.g. 'From four players on')",
@@ -48,7 +50,7 @@ PLACEHOLDER_NOTES: dict[str, str] = {
     "name": "the variant name of the spec (Latin script, e.g. CardVerse)",
     "version": "the spec version, e.g. 1.1.0 (left to right)",
     "setting": "an option as written in the protocol, e.g. revolution=false (never translated)",
-    "n": "the fewest cards of a run (combinations.min_run of the spec, digits)",
+    "n": "the fewest cards of a run (combinations.min_run of the spec, digits); it also picks the plural form",
     "variant": ("a locked variant as translated under msgctxt 'locked variant' (equality, the joker, "
                 "the ladder), its first letter capitalized; " + "{agree}"),
     "first": "the first of two locked variants (msgctxt 'locked variant'), its first letter capitalized; {agree}",

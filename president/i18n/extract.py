@@ -13,6 +13,7 @@ Files are written without POT-Creation-Date / PO-Revision-Date, so they are repr
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
@@ -23,7 +24,8 @@ from ..spec import Spec, decode_spec, parse_spec, read_spec_bytes
 from .catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, SOURCE_LANG, Key, Translator, load_catalog, message_key,
                        po_path)
 from .pofile import REVISION_DATE, po_bytes  # noqa: F401 (REVISION_DATE: re-exported)
-from .render import CONTENT_TEMPLATE, JINJA_EXTENSIONS, TEMPLATES_DIR, build_sheet
+from .context import NOTE_WIDTH
+from .render import CONTENT_TEMPLATE, JINJA_EXTENSIONS, NUMBER_WORDS_SUFFIX, TEMPLATES_DIR, build_sheet
 
 TEMPLATE_OPTIONS = {"extensions": ",".join(JINJA_EXTENSIONS), "trim_blocks": "true",
                     "lstrip_blocks": "true"}
@@ -41,15 +43,22 @@ def _yaml_line(text: str, key: str) -> int:
     return text.count("\n", 0, m.start()) + 1 if m else 1
 
 
-def spec_messages(spec: Spec, text: str) -> Iterator[tuple[int, str | None, str, list[str]]]:
-    """(line, msgctxt, msgid, comments) of every message whose msgid the spec decides."""
+def spec_messages(spec: Spec, text: str) -> Iterator[tuple[int, str | None, str | tuple[str, str], list[str]]]:
+    """(line, msgctxt, msgid, comments) of every message whose msgid the spec decides; the msgid
+    of a plural message is (singular, plural)."""
     seen = set()
     for look in dynamic_lookups(spec).used:
         if not look.dynamic or (look.context, look.msgid) in seen:
             continue
         seen.add((look.context, look.msgid))
-        yield (_yaml_line(text, look.origin.split(".")[-1]), look.context, look.msgid,
-               [f"from the spec ({look.origin})"])
+        notes = [f"from the spec ({look.origin})"]
+        if look.context and look.context.endswith(NUMBER_WORDS_SUFFIX):
+            phrase = look.context[:-len(NUMBER_WORDS_SUFFIX)]
+            notes += textwrap.wrap(f"fills %(num)s of msgctxt '{phrase}': write the number as it stands in "
+                                   "that phrase (its case and gender)", NOTE_WIDTH, break_long_words=False,
+                                   break_on_hyphens=False)
+        yield (_yaml_line(text, look.origin.split(".")[-1]), look.context,
+               (look.msgid, look.plural) if look.plural else look.msgid, notes)
 
 
 def extract_spec(fileobj: BinaryIO, keywords: Any, comment_tags: Any,
@@ -61,7 +70,9 @@ def extract_spec(fileobj: BinaryIO, keywords: Any, comment_tags: Any,
     root, _ = _project(fileobj, options)
     notes = _note_maker(spec, root)
     for line, context, msgid, comments in spec_messages(spec, text):
-        yield line, "pgettext", (context, msgid), [*comments, *notes((context, msgid), [msgid])]
+        texts = list(msgid) if isinstance(msgid, tuple) else [msgid]
+        yield (line, "npgettext" if isinstance(msgid, tuple) else "pgettext", (context, *texts),
+               [*comments, *notes((context, texts[0]), texts)])
 
 
 def _project(fileobj: Any, options: dict[str, Any]) -> tuple[Path, Path]:

@@ -32,12 +32,28 @@ JINJA_EXTENSIONS = ("jinja2.ext.i18n", "jinja2.ext.do")
 #: English number words: the msgids of counted phrases use them, chosen from spec values.
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
                 "ten", "eleven", "twelve")
+#: msgctxt of a counted phrase's number in words: "<the phrase's msgctxt>: the number in words".
+NUMBER_WORDS_SUFFIX = ": the number in words"
 #: Suit letters of the spec -> the symbol used as msgid of the suit-name message.
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
 def number_word(n: int) -> str:
     return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+
+
+@lru_cache(maxsize=None)
+def schema_range(field: str) -> tuple[int, int]:
+    """(minimum, maximum) of an integer of spec/schema.json, e.g. "exchange/cards" (items of a list
+    are looked through)."""
+    import json
+    from ..resources import schema_path
+    node = json.loads(schema_path().read_text(encoding="utf-8"))
+    for part in field.split("/"):
+        while "items" in node and "properties" not in node:
+            node = node["items"]
+        node = node["properties"][part]
+    return node["minimum"], node["maximum"]
 
 
 # --- the sheet model ----------------------------------------------------------------------
@@ -126,6 +142,25 @@ class Phrases:
 
     def suit(self, letter: str) -> str:
         return self.tr.dynamic("suit", SUIT_SYMBOLS.get(letter, letter), "deck")
+
+    def count(self, context: str, n: int, one: str, singular: str, plural: str, field: str) -> str:
+        """A counted phrase as a plural message: `one` when n == 1, else `singular`/`plural` with
+        %(num)s filled by the number in words (msgctxt '<context>: the number in words'; the
+        English word is the msgid). Every value `field` of spec/schema.json allows is declared for
+        extraction, so the catalogs carry the phrase and its words for every spec."""
+        origin = field.split("/")[0]
+        low, high = schema_range(field)
+        if low <= 1:
+            self.tr.declare(context, one, origin)
+        self.tr.declare(context, singular, origin, plural)
+        for k in range(max(low, 2), high + 1):
+            if number_word(k) != str(k):
+                self.tr.declare(context + NUMBER_WORDS_SUFFIX, number_word(k), origin)
+        if n == 1:
+            return self.tr.dynamic(context, one, origin)
+        word = number_word(n)
+        num: int | str = n if word == str(n) else self.tr.dynamic(context + NUMBER_WORDS_SUFFIX, word, origin)
+        return self.tr.dynamic_plural(context, singular, plural, n, origin, num=num)
 
     def counted(self, context: str, n: int, one: str, other: str, origin: str = "") -> str:
         """The phrase for count `n`: `one` when n == 1, else `other` with {n} as an English word."""

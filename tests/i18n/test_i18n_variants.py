@@ -106,16 +106,42 @@ def test_variant_outside_project_builds_to_out(project, tmp_path):
     assert "3–7" in (out / "ru.txt").read_text(encoding="utf-8")
 
 
+def _drop_translation(root: Path, lang: str, context: str, msgid: str) -> None:
+    """Empty one msgstr of root's rules catalog (a translator has not written it yet)."""
+    path = root / "locales" / lang / "LC_MESSAGES" / "rules.po"
+    text = path.read_text(encoding="utf-8")
+    entry = f'msgctxt "{context}"\nmsgid "{msgid}"\nmsgstr "'
+    start = text.index(entry) + len(entry)
+    path.write_text(text[:start] + text[text.index('"', start):], encoding="utf-8")
+
+
 def test_variant_needing_untranslated_sentences_is_refused_with_a_list(project, tmp_path):
-    path = edit_spec(project, lambda d: d["exchange"][0].update(cards=3))
+    _drop_translation(project, "ru", "suit", "♥")
+    _drop_translation(project, "el", "exchange: cards chosen to give back: the number in words", "three")
+    path = edit_spec(project, lambda d: (d["exchange"][0].update(cards=3),
+                                         d["options"]["first_lead"].update(default="holder:RH")))
+    result = run(check)  # the catalogs carry every value's messages: check names the gap before any build
+    assert result.exit_code == 1, result.output
+    assert "locales/ru/LC_MESSAGES/rules.po:" in result.output and "ru: untranslated '♥' (msgctxt 'suit')" in result.output
+    assert "el: untranslated 'three' (msgctxt 'exchange: cards chosen to give back: the number in words')" in result.output
     out = tmp_path / "out"
     result = run(build, "--spec", str(path), "--out", str(out))
-    assert result.exit_code == 1
-    for lang in PUBLISHED:
-        assert f"{lang}: no translation for 'their three best cards'" in result.output
-        assert f"{lang}: no translation for 'three cards to give back'" in result.output
+    assert result.exit_code == 1, result.output
+    assert "ru: no translation for '♥' (msgctxt 'suit')" in result.output
+    assert "el: no translation for 'three' (msgctxt 'exchange: cards chosen to give back: the number in words')" in result.output
     assert "nothing written" in result.output
     assert not out.exists()
+
+
+def test_every_exchange_count_builds_with_its_plural_form(project, tmp_path):
+    path = edit_spec(project, lambda d: (d["exchange"][0].update(cards=3), d["exchange"][1].update(cards=2, min_players=5)))
+    out = tmp_path / "out"
+    result = run(build, "--spec", str(path), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    text = {lang: (out / f"{lang}.txt").read_text(encoding="utf-8") for lang in ALL_LANGS}
+    assert "their three best cards" in text["en"] and "From five players on, the vice-ranks also exchange two cards." in text["en"]
+    assert "свои три лучшие карты" in text["ru"] and "Начиная с пяти игроков, вице-ранги также обмениваются двумя картами." in text["ru"]
+    assert "أفضل ثلاث بطاقات لديه" in text["ar"] and "يتبادل أصحاب الرتبة النائبة بطاقتين كذلك" in text["ar"]
 
 
 def test_unsupported_spec_shape_is_refused(project):
