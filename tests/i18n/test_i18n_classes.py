@@ -1,0 +1,67 @@
+"""Issue 26: each wording check catches its class of mistake, planted once in a copy of the project."""
+from __future__ import annotations
+
+import re
+
+from jinja2 import nodes
+
+from president.i18n.render import TEMPLATES_DIR, environment
+from president.project.build import Project
+from president.project.check import COUNT_PLACEHOLDERS, run_checks, translation_problems
+from president.i18n.catalogs import PLURAL_FORMS
+
+from i18n_support import plant, project  # noqa: F401 (fixture)
+
+SAME_RANK = "The first player lays down a combination of %(min)s to %(max)s cards of the same rank."
+
+
+def problems_text(root) -> str:
+    return "\n".join(map(str, run_checks(Project.resolve(root))))
+
+
+def po(root, lang, domain="rules"):
+    return root / "locales" / lang / "LC_MESSAGES" / f"{domain}.po"
+
+
+def test_every_ngettext_count_placeholder_is_the_count():
+    """COUNT_PLACEHOLDERS holds the count: every ngettext call of the templates that passes one
+    of them passes the same expression as its n."""
+    env = environment()
+    seen = 0
+    for path in sorted(TEMPLATES_DIR.glob("*.j2")):
+        for call in env.parse(path.read_text(encoding="utf-8")).find_all(nodes.Call):
+            if not (isinstance(call.node, nodes.Name) and call.node.name in ("ngettext", "npgettext")):
+                continue
+            n = call.args[-1]
+            for kw in call.kwargs:
+                if kw.key in COUNT_PLACEHOLDERS:
+                    seen += 1
+                    assert kw.value == n, f"{path.name}:{call.lineno}: {kw.key} is not the count"
+    assert seen
+
+
+def test_a_single_number_form_may_spell_out_the_count():
+    """T1: Arabic form 2 (exactly n = 2) may write the dual instead of %(max)s, not drop %(min)s."""
+    forms = [f"من %(min)s إلى %(max)s ورقة"] * 6
+    forms[2] = "من %(min)s إلى ورقتين"
+    assert translation_problems((SAME_RANK, SAME_RANK), tuple(forms), PLURAL_FORMS["ar"]) == []
+    forms[2] = "إلى %(max)s ورقتين"
+    assert translation_problems((SAME_RANK, SAME_RANK), tuple(forms), PLURAL_FORMS["ar"]) == [
+        "msgstr[2] lacks placeholder(s) %(min)s"]
+    forms[2], forms[3] = "من %(min)s إلى ورقتين", "من %(min)s إلى أوراق"  # form 3 serves 3…10
+    assert translation_problems((SAME_RANK, SAME_RANK), tuple(forms), PLURAL_FORMS["ar"]) == [
+        "msgstr[3] lacks placeholder(s) %(max)s"]
+
+
+def test_check_accepts_the_arabic_dual(project):
+    """T1 in `check` on the real catalog: the dual form passes, a dropped %(min)s is reported."""
+    forms = [f"يضع اللاعب الأول تركيبة من %(min)s إلى %(max)s {w} من الرتبة نفسها."
+             for w in ("ورقة", "ورقة", "ورقتين", "أوراق", "ورقةً", "ورقة")]
+    forms[2] = "يضع اللاعب الأول تركيبة من %(min)s إلى ورقتين من الرتبة نفسها."
+    plant(po(project, "ar"), SAME_RANK, forms)
+    assert "lacks placeholder" not in problems_text(project)
+    forms[2] = "يضع اللاعب الأول تركيبة من ورقتين من الرتبة نفسها."
+    first, last = plant(po(project, "ar"), SAME_RANK, forms)
+    m = re.search(r"locales/ar/LC_MESSAGES/rules\.po:(\d+): ar: .*msgstr\[2\] lacks placeholder\(s\) %\(min\)s "
+                  r"\(placeholders and numbers come from the spec", problems_text(project))
+    assert m and first <= int(m.group(1)) <= last
