@@ -65,3 +65,17 @@ def test_check_accepts_the_arabic_dual(project):
     m = re.search(r"locales/ar/LC_MESSAGES/rules\.po:(\d+): ar: .*msgstr\[2\] lacks placeholder\(s\) %\(min\)s "
                   r"\(placeholders and numbers come from the spec", problems_text(project))
     assert m and first <= int(m.group(1)) <= last
+
+
+def test_stale_features_are_one_drift_line_each(tmp_path):
+    """T3: edits to a steps catalog before `build`: one drift line per stale feature file, saying
+    "run `president build`", and no "fix the translation" line (the translations are fine)."""
+    from i18n_support import copy_project
+    root = copy_project(tmp_path / "copy")
+    steps = po(root, "ru", "steps")
+    plant(steps, "{players:d} players", "число игроков: {players:d}", "table")
+    plant(steps, "the game starts", "игра стартует", "start")
+    problems = run_checks(Project.resolve(root))
+    stale = sorted(p.file for p in problems)
+    assert stale == sorted(f"features/ru/{p.name}" for p in (root / "features" / "ru").glob("*.feature"))
+    assert all("drift" in p.message and "run `president build`" in p.hint for p in problems), problems
