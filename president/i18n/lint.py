@@ -8,6 +8,8 @@ wording of a catalog (president/project/lint_check.py registers them).
   (rules domain) translated differently.
 - `sentence_end`: the final mark of a translation against the language's convention, read from
   the published (reviewed) rules messages: hi "।", hy "։", ar/el/ru "." (Weblate "end-stop").
+- `inner_stops`: a Latin "." inside a translation (after a word, before more text) in a language
+  whose sheet ends sentences with its own mark (hy "։" or "․" between clauses, hi "।").
 - `bidi_controls`: an override or embedding (U+202A–202E) anywhere; isolates (U+2066–2069) that do
   not pair up; isolates or marks in a left-to-right language.
 - `option_messages` (templates) and `option_words` (translations): a word shared by several options
@@ -109,6 +111,23 @@ def sentence_end(msg: Message, convention: str) -> list[str]:
                        f"sentence with {convention!r}")
         elif not wants and mark and end_mark(src) == "":
             out.append(f"{label} ends with {mark!r} where the source has no sentence mark")
+    return out
+
+
+_INNER_STOP = re.compile(r"(?<=[^\W\d_A-Za-z])\.(?=[\s\u2069]+\S)")
+
+
+def inner_stops(msg: Message, convention: str) -> list[str]:
+    """A Latin full stop after a word of the script, inside a translation whose language ends a
+    sentence with its own mark (hy "։", hi "।"): only the last character was checked before."""
+    if convention == ".":
+        return []
+    out = []
+    for idx, tr in enumerate(forms(msg.string)):
+        label = f"msgstr[{idx}]" if isinstance(msg.string, (list, tuple)) else "msgstr"
+        for m in _INNER_STOP.finditer(tr or ""):
+            out.append(f"{label} has a Latin full stop '.' inside the sentence (offset {m.start()}: "
+                       f"{tr[max(0, m.start() - 12):m.start() + 3]!r}) where the published sheet writes {convention!r}")
     return out
 
 

@@ -78,7 +78,7 @@ def check_sentence_end(ctx: CheckContext) -> list[Problem]:
             for msg in _live(cat):
                 if domain == DOMAIN and not is_unreviewed(msg):
                     continue  # the published text is the convention
-                for what in lint.sentence_end(msg, convention):
+                for what in lint.sentence_end(msg, convention) + lint.inner_stops(msg, convention):
                     out.append(_problem(file, lang, msg, what, f"end the sentence as the published sheet does: "
                                         f"{convention!r}"))
     return out

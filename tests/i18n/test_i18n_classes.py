@@ -75,7 +75,27 @@ def test_stale_features_are_one_drift_line_each(tmp_path):
     steps = po(root, "ru", "steps")
     plant(steps, "{players:d} players", "число игроков: {players:d}", "table")
     plant(steps, "the game starts", "игра стартует", "start")
-    problems = run_checks(Project.resolve(root))
+    problems = [p for p in run_checks(Project.resolve(root)) if p.file.startswith("features/")]
     stale = sorted(p.file for p in problems)
     assert stale == sorted(f"features/ru/{p.name}" for p in (root / "features" / "ru").glob("*.feature"))
     assert all("drift" in p.message and "run `president build`" in p.hint for p in problems), problems
+
+
+def _reported(root, file: str, lines: tuple[int, int], what: str) -> list[str]:
+    """The problems `check` reports in `file` inside the planted entry's lines that say `what`."""
+    out = []
+    for p in run_checks(Project.resolve(root)):
+        if p.file == file and p.line is not None and lines[0] <= p.line <= lines[1] and what in p.message:
+            out.append(f"{p.message} ({p.hint})")
+    return out
+
+
+def test_a_latin_full_stop_inside_an_armenian_sentence(project):
+    """T8: not only the last character: `. ` between two Armenian clauses is reported."""
+    planted = plant(po(project, "hy"), "The rank must be higher or equal; an equal rank skips the next player.",
+                    "Աստիճանը պետք է լինի ավելի բարձր կամ հավասար. հավասարի դեպքում հաջորդը բաց է թողնում քայլը։")
+    found = _reported(project, "locales/hy/LC_MESSAGES/rules.po", planted, "Latin full stop")
+    assert len(found) == 1 and "'։'" in found[0] and "end the sentence as the published sheet does" in found[0]
+    plant(po(project, "hy"), "The rank must be higher or equal; an equal rank skips the next player.",
+          "Աստիճանը պետք է լինի ավելի բարձր կամ հավասար․ հավասարի դեպքում հաջորդը բաց է թողնում քայլը։")
+    assert _reported(project, "locales/hy/LC_MESSAGES/rules.po", planted, "Latin full stop") == []
