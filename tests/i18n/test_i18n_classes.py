@@ -99,3 +99,35 @@ def test_a_latin_full_stop_inside_an_armenian_sentence(project):
     plant(po(project, "hy"), "The rank must be higher or equal; an equal rank skips the next player.",
           "Աստիճանը պետք է լինի ավելի բարձր կամ հավասար․ հավասարի դեպքում հաջորդը բաց է թողնում քայլը։")
     assert _reported(project, "locales/hy/LC_MESSAGES/rules.po", planted, "Latin full stop") == []
+
+
+def test_previous_strings_turned_into_comments_come_back(project):
+    """T4: `pybabel update` writes `#| msgid` as the comment `# | msgid` (python-babel/babel#206);
+    `check` reports each such line, and `president i18n update` writes it back as `#| msgid`."""
+    from click.testing import CliRunner
+    from president.cli.i18n import i18n
+    path = po(project, "ru")
+    old = "The game ends after %(deals)s."
+    first, _ = plant(path, old, "Игра заканчивается после %(deals)s.", flags="fuzzy, python-format")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[first - 1:first - 1] = ['# | msgid "The game ends after %(deals)s, "', '# | "at the latest."']
+    path.write_text("\n".join(lines), encoding="utf-8")
+    found = [p for p in run_checks(Project.resolve(project)) if "previous string written as a translator" in p.message]
+    assert [(p.file, p.line) for p in found] == [("locales/ru/LC_MESSAGES/rules.po", first)]
+    assert all("run `president i18n update`" in p.hint for p in found)
+    result = CliRunner().invoke(i18n, ["update"])
+    assert result.exit_code == 0, result.output
+    text = path.read_text(encoding="utf-8")
+    assert '#, fuzzy, python-format\n#| msgid "The game ends after %(deals)s, at the latest."\n' in text
+    assert "# |" not in text
+    assert not [p for p in run_checks(Project.resolve(project)) if "previous string written" in p.message]
+
+
+def test_restore_previous_drops_them_from_an_entry_no_longer_fuzzy():
+    from babel.messages.catalog import Message
+    from president.i18n.pofile import restore_previous
+    msg = Message("new", "новый", user_comments=["unreviewed", '| msgctxt "c"', '| msgid "o\\"ld"'], flags=["fuzzy"])
+    assert restore_previous(msg) == 2
+    assert msg.user_comments == ["unreviewed"] and msg.previous_id == ['o"ld'] and msg.previous_context == "c"
+    msg = Message("new", "новый", user_comments=['| msgid "old"'])
+    assert restore_previous(msg) == 1 and msg.user_comments == [] and not msg.previous_id
