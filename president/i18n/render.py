@@ -201,12 +201,15 @@ def no_italic_langs(langs: tuple[str, ...] = LANGS) -> list[str]:
     return [lg for lg in langs if not has_italics(lg)]
 
 
-def _html_text(text: str, isolated: bool) -> Markup:
-    """Escaped text; isolates become <bdi dir="ltr"> (or are dropped with isolation off)."""
+def _html_text(text: str, isolated: bool, lang: str = "") -> Markup:
+    """Escaped text; isolates become <bdi dir="ltr"> (with isolation off: <span class="value">,
+    which does not wrap either); numbers bound to their nouns, short words to the next one
+    (president.i18n.linebreak.keep_values_whole)."""
+    from .linebreak import keep_values_whole
     out = str(escape(text))
     if not isolated:
-        return Markup(strip_isolates(out))
-    return Markup(out.replace(LRI, '<bdi dir="ltr">').replace(PDI, "</bdi>"))
+        return Markup(keep_values_whole(out.replace(LRI, '<span class="value">').replace(PDI, "</span>"), lang))
+    return Markup(keep_values_whole(out.replace(LRI, '<bdi dir="ltr">').replace(PDI, "</bdi>"), lang))
 
 
 def _md_text(text: str, isolated: bool) -> Markup:
@@ -235,7 +238,7 @@ def layout(sheet: Sheet, spec: Spec, lang: str, fmt: str, isolation: bool = True
     direction = text_direction(lang)
     keep = isolation and direction == "rtl" and fmt != "txt"
     if fmt == "html":
-        blocks = _shown(sheet.blocks, lambda t: _html_text(t, keep))
+        blocks = _shown(sheet.blocks, lambda t: _html_text(t, keep, lang))
     elif fmt == "md":
         blocks = _shown(sheet.blocks, lambda t: _md_text(t, keep))
     else:
