@@ -131,3 +131,19 @@ def test_restore_previous_drops_them_from_an_entry_no_longer_fuzzy():
     assert msg.user_comments == ["unreviewed"] and msg.previous_id == ['o"ld'] and msg.previous_context == "c"
     msg = Message("new", "новый", user_comments=['| msgid "old"'])
     assert restore_previous(msg) == 1 and msg.user_comments == [] and not msg.previous_id
+
+
+def test_print_keeps_values_whole():
+    """Item 6: in the HTML (and so the PDF) a value never wraps, a number keeps its noun, a Russian
+    one-letter word keeps the next word; the .txt sheets are untouched."""
+    from president.i18n.linebreak import NBSP, bind_short_words, keep_values_whole
+    from president.i18n.render import render_sheet
+    from president.spec import default_spec
+    spec = default_spec()
+    assert bind_short_words("игрок в раунде и с картами", "ru") == f"игрок в{NBSP}раунде и{NBSP}с{NBSP}картами"
+    assert keep_values_whole('<span class="value">3</span> διανομές', "el") == f'<span class="value">3</span>{NBSP}διανομές'
+    ru = render_sheet(spec, "ru", "html")
+    assert "white-space: nowrap" in ru and not re.search(r"(?<!\w)[вксоуиа] (?=\w)", re.sub(r"<[^>]+>", "", ru))
+    assert f"{NBSP}" not in render_sheet(spec, "ru", "txt")
+    ar = render_sheet(spec, "ar", "html")
+    assert re.search(r"@bottom-center \{[^}]*direction: ltr", ar)
