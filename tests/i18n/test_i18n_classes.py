@@ -147,3 +147,14 @@ def test_print_keeps_values_whole():
     assert f"{NBSP}" not in render_sheet(spec, "ru", "txt")
     ar = render_sheet(spec, "ar", "html")
     assert re.search(r"@bottom-center \{[^}]*direction: ltr", ar)
+
+
+def test_a_play_named_otherwise_than_the_sheet(project):
+    """Item 3: the published words for *a play* (ru выкладка) and the current order are in the
+    termbase, matched as whole words: a planted `хода` is reported at its entry."""
+    msgid = "The cards of a play must have the same rank, or form a run."
+    planted = plant(po(project, "ru"), msgid, "Карты хода должны быть одного ранга или составлять последовательность.")
+    found = _reported(project, "locales/ru/LC_MESSAGES/rules.po", planted, "names 'play'")
+    assert len(found) == 1 and "'выкладк'" in found[0] and "use the published term" in found[0]
+    plant(po(project, "ru"), msgid, "Карты выкладки должны быть одного ранга или составлять последовательность.")
+    assert _reported(project, "locales/ru/LC_MESSAGES/rules.po", planted, "names 'play'") == []
