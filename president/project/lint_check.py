@@ -123,6 +123,19 @@ def check_option_words(ctx: CheckContext) -> list[Problem]:
     return out
 
 
+@register_check
+def check_value_frames(ctx: CheckContext) -> list[Problem]:
+    """A step's variable value (cards, seats, actions) given as a predicate, written without the
+    `label: value` frame: a verb or noun before it cannot agree with it."""
+    out = []
+    for lang, (file, cat) in _messages(ctx, STEPS).items():
+        for msg in _live(cat):
+            what = lint.value_frames(msg)
+            if what:
+                out.append(_problem(file, lang, msg, what, "write the value after a label and a colon"))
+    return out
+
+
 _PREVIOUS_AS_COMMENT = re.compile(r"^#\s+\|\s*(?:msgctxt|msgid_plural|msgid)\b")
 
 

@@ -158,3 +158,27 @@ def test_a_play_named_otherwise_than_the_sheet(project):
     assert len(found) == 1 and "'выкладк'" in found[0] and "use the published term" in found[0]
     plant(po(project, "ru"), msgid, "Карты выкладки должны быть одного ранга или составлять последовательность.")
     assert _reported(project, "locales/ru/LC_MESSAGES/rules.po", planted, "names 'play'") == []
+
+
+def test_a_value_given_as_a_predicate_needs_a_label_frame(project):
+    """Item 3: a list of actions, seats or cards that the English step gives as a predicate is
+    written `label: value` in every language; a planted `είναι {actions:Actions}` is reported."""
+    msgid = "the legal actions are {actions:Actions}"
+    steps = po(project, "el", "steps")
+    planted = plant(steps, msgid, "οι επιτρεπτές κινήσεις είναι {actions:Actions}", "legal")
+    found = _reported(project, "locales/el/LC_MESSAGES/steps.po", planted, "varies in number and form")
+    assert len(found) == 1 and "'<label>: {actions:Actions}'" in found[0] and "after a label and a colon" in found[0]
+    plant(steps, msgid, "οι επιτρεπτές κινήσεις: {actions:Actions}", "legal")
+    assert _reported(project, "locales/el/LC_MESSAGES/steps.po", planted, "varies in number and form") == []
+
+
+def test_value_frames_reads_the_english_predicate():
+    from babel.messages.catalog import Message
+    from president.i18n.lint import IGNORE_VALUE_FRAME, value_frames
+    passed = "the seats that passed are {seats:Numbers}"
+    assert value_frames(Message(passed, "спасовали игроки {seats:Numbers}", context="passed"))
+    assert value_frames(Message(passed, "спасовали: {seats:Numbers}", context="passed")) is None
+    assert value_frames(Message(passed, "պաս տված նստատեղերն են՝ {seats:Numbers}", context="passed")) is None
+    assert value_frames(Message(passed, "спасовали игроки {seats:Numbers}", flags=[IGNORE_VALUE_FRAME])) is None
+    # a value that is the object of an action verb is not a predicate: not this check's
+    assert value_frames(Message("seat {seat:d} plays {cards:Cards}", "игрок {seat:d} играет {cards:Cards}")) is None
