@@ -81,7 +81,7 @@ _PROCLITIC = {"ar": re.compile(r"^(?:[وف])?(?:[بلك])?(?:ال|ل)?$")}
 
 
 def _is_word_char(c: str) -> bool:
-    """A letter, a digit or a combining mark (Devanagari vowel signs are not `\w` in Python)."""
+    """A letter, a digit or a combining mark (Devanagari vowel signs are not word characters of `re`)."""
     return c.isalnum() or c == "_" or unicodedata.category(c).startswith("M")
 
 
