@@ -209,3 +209,30 @@ def possible_breaks(text: str) -> list[bool]:
             out[i] = rule == "D" or (rule == "I" and seen_space)
         before_last, last, seen_space = last, cls, False
     return out
+
+
+# --- print: where a printed line must not break (the HTML and PDF sheets) ---------------------
+
+import re  # noqa: E402
+
+NBSP = "\u00a0"
+#: One-letter prepositions and conjunctions a typesetter never leaves at the end of a line.
+ONE_LETTER_WORDS = {"ru": "вксоуиаВКСОУИА"}
+#: An isolated value (<bdi>/<span class="value">) that is a number, then a space: the number and
+#: its noun stay on one line (`3 διανομές`).
+_NUMBER_VALUE = re.compile(r'(<(bdi|span)\b[^>]*>[\d\u0660-\u0669]+</\2>) ')
+
+
+def bind_short_words(text: str, lang: str) -> str:
+    """`text` with a no-break space after each one-letter word of `lang` (ru в, к, с, о, у, и, а)."""
+    letters = ONE_LETTER_WORDS.get(lang)
+    if not letters:
+        return text
+    return re.sub(rf"(?<![\w&;])([{letters}]) (?=\S)", rf"\1{NBSP}", text)
+
+
+def keep_values_whole(html: str, lang: str) -> str:
+    """Escaped HTML text of a sheet line for print: a number value bound to the word after it,
+    one-letter words bound to the next word. Values themselves are `white-space: nowrap`
+    (rules.html.j2)."""
+    return bind_short_words(_NUMBER_VALUE.sub(rf"\1{NBSP}", html), lang)

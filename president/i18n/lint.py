@@ -8,8 +8,14 @@ wording of a catalog (president/project/lint_check.py registers them).
   (rules domain) translated differently.
 - `sentence_end`: the final mark of a translation against the language's convention, read from
   the published (reviewed) rules messages: hi "।", hy "։", ar/el/ru "." (Weblate "end-stop").
+- `inner_stops`: a Latin "." inside a translation (after a word, before more text) in a language
+  whose sheet ends sentences with its own mark (hy "։" or "․" between clauses, hi "।").
 - `bidi_controls`: an override or embedding (U+202A–202E) anywhere; isolates (U+2066–2069) that do
   not pair up; isolates or marks in a left-to-right language.
+- `value_frames` (steps): a list of cards, seats or actions (or an option value) that the English
+  step gives as a predicate ("the seats that passed are {seats:Numbers}") written after a colon,
+  `label: value`, in every translation: nothing can agree with a value (flag
+  `#, ignore-value-frame` where nothing does).
 - `option_messages` (templates) and `option_words` (translations): a word shared by several options
   inserted into a sentence whose grammar may depend on it. In the rules domain a message taking one
   (`%(variant)s`, `%(first)s`, `%(second)s`: context.OPTION_WORD_PLACEHOLDERS) must exist once per
@@ -31,6 +37,13 @@ from .context import OPTION_WORD_PLACEHOLDERS
 
 IGNORE_SAME_PLURALS = "ignore-same-plurals"
 IGNORE_OPTION_WORD = "ignore-option-word"
+IGNORE_VALUE_FRAME = "ignore-value-frame"
+#: Step placeholders whose value varies in number and form (a list of cards, seats, numbers or
+#: actions, an action, an option value): no word of a sentence can agree with them.
+VALUE_TYPES = ("Cards", "Numbers", "Actions", "Action", "Hands", "Value")
+#: An English step phrase that makes such a value the predicate (after is/are/has/holds): the
+#: translation writes it as `label: value`.
+_PREDICATE_VALUE = re.compile(r"\b(?:is|are|has|have|holds|hold)\s+(\{\w+:(?:" + "|".join(VALUE_TYPES) + r")\})")
 
 #: Marks that end a sentence, in the scripts of the catalogs.
 FULL_STOPS = frozenset(".।։۔。")
@@ -112,6 +125,23 @@ def sentence_end(msg: Message, convention: str) -> list[str]:
     return out
 
 
+_INNER_STOP = re.compile(r"(?<=[^\W\d_A-Za-z])\.(?=[\s\u2069]+\S)")
+
+
+def inner_stops(msg: Message, convention: str) -> list[str]:
+    """A Latin full stop after a word of the script, inside a translation whose language ends a
+    sentence with its own mark (hy "։", hi "।"): only the last character was checked before."""
+    if convention == ".":
+        return []
+    out = []
+    for idx, tr in enumerate(forms(msg.string)):
+        label = f"msgstr[{idx}]" if isinstance(msg.string, (list, tuple)) else "msgstr"
+        for m in _INNER_STOP.finditer(tr or ""):
+            out.append(f"{label} has a Latin full stop '.' inside the sentence (offset {m.start()}: "
+                       f"{tr[max(0, m.start() - 12):m.start() + 3]!r}) where the published sheet writes {convention!r}")
+    return out
+
+
 def bidi_controls(text: str, rtl: bool) -> list[str]:
     """Overrides anywhere; isolates that do not pair up; isolates or marks in a left-to-right language."""
     out = []
@@ -146,6 +176,24 @@ def option_messages(template: Iterable[Message]) -> list[tuple[Message, list[str
         if names and not (m.context or "").startswith(OPTION_CONTEXTS):
             out.append((m, [f"%({n})s" for n in names]))
     return out
+
+
+def value_frames(msg: Message) -> str | None:
+    """A steps translation putting a variable value (a list of cards, seats, actions…) that the
+    English gives as a predicate ("the legal actions are {actions:Actions}") anywhere but after a
+    colon: a verb or a noun before it would have to agree with a value it cannot know
+    (el `οι επιτρεπτές κινήσεις είναι παίζει 4C`, ru `спасовали игроки 1`, hi `… के पास 5C हैं`)."""
+    wanted = _PREDICATE_VALUE.findall(forms(msg.id)[0])
+    if not wanted or IGNORE_VALUE_FRAME in msg.flags:
+        return None
+    for text in forms(msg.string):
+        for p in wanted:
+            at = text.find(p)
+            if at >= 0 and not _FRAME.search(text[:at].rstrip()[-1:] or "x"):
+                return (f"{p} is a value that varies in number and form, so nothing may agree with it: write "
+                        f"'<label>: {p}' (a colon right before it, e.g. 'the legal actions: {p}'), or mark the "
+                        f"entry `#, {IGNORE_VALUE_FRAME}` if nothing in your sentence agrees with it")
+    return None
 
 
 def option_words(msg: Message) -> str | None:

@@ -8,11 +8,16 @@
 - `#:` references wrap at 79 columns; `#,` flags put `fuzzy` first; a fuzzy message keeps its
   previous msgid as `#| msgctxt` / `#| msgid` / `#| msgid_plural` lines (what `msgmerge
   --previous` writes), so Poedit and Weblate can show what changed in the source.
+- A `# | msgid` translator comment (what `pybabel update` makes of a `#| msgid` line: Babel
+  reads previous strings as comments, python-babel/babel#206) is turned back into the previous
+  string it was (`restore_previous`), or dropped on an entry that is no longer fuzzy, as
+  msgmerge drops it; `president check` reports any left in a file.
 - The header fields come in gettext's order, the charset is spelled `UTF-8`, there is no
   POT-Creation-Date and a fixed PO-Revision-Date (reproducible files).
 """
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from babel.messages.catalog import Catalog, Message
@@ -168,6 +173,39 @@ def _flags(msg: Message) -> list[str]:
     return ["#, " + ", ".join(flags)] if flags else []
 
 
+#: A previous string read as a translator comment: `| msgid "..."` or its continuation `| "..."`.
+PREVIOUS_COMMENT = re.compile(r'^\|\s*(msgctxt|msgid_plural|msgid)?\s*"((?:[^"\\]|\\.)*)"\s*$')
+_UNESCAPES = {v: k for k, v in _ESCAPES.items()}
+
+
+def _unescape(text: str) -> str:
+    return re.sub(r"\\(.)", lambda m: _UNESCAPES.get(m.group(1), m.group(1)), text)
+
+
+def restore_previous(msg: Message) -> int:
+    """Turn `| msgid "…"` translator comments back into the message's previous strings (kept on a
+    fuzzy entry only); the number of comment lines taken."""
+    fields: dict[str, str] = {}
+    kept, taken, last = [], 0, None
+    for comment in msg.user_comments:
+        m = PREVIOUS_COMMENT.match(comment)
+        if m is None or (m.group(1) is None and last is None):
+            kept.append(comment)
+            last = None
+            continue
+        last = m.group(1) or last
+        fields[last] = fields.get(last, "") + _unescape(m.group(2))
+        taken += 1
+    if not taken:
+        return 0
+    msg.user_comments = kept
+    if msg.fuzzy and "msgid" in fields and not msg.previous_id:
+        msg.previous_id = [fields["msgid"]] + ([fields["msgid_plural"]] if "msgid_plural" in fields else [])
+        if "msgctxt" in fields:
+            msg.previous_context = fields["msgctxt"]  # type: ignore[attr-defined]
+    return taken
+
+
 def _previous(msg: Message) -> list[str]:
     if not msg.fuzzy or not msg.previous_id:
         return []
@@ -201,6 +239,7 @@ def po_lines(catalog: Catalog) -> list[str]:
     for msg in catalog:
         if not msg.id:
             continue
+        restore_previous(msg)
         entries.append([*(_comment("", c) for c in msg.user_comments),
                         *(_comment(".", c) for c in msg.auto_comments),
                         *_references(msg.locations), *_flags(msg), *_previous(msg),

@@ -236,12 +236,20 @@ def no_italic_langs(langs: tuple[str, ...] = LANGS) -> list[str]:
     return [lg for lg in langs if not has_italics(lg)]
 
 
-def _html_text(text: str, isolated: bool) -> Markup:
-    """Escaped text; isolates become <bdi dir="ltr"> (or are dropped with isolation off)."""
+def _html_text(text: str, isolated: bool, lang: str = "", values: bool = True) -> Markup:
+    """Escaped text; isolates become <bdi dir="ltr"> (not `isolated`, on a left-to-right page:
+    <span class="value">, which does not wrap either; neither with `values` off, the isolation
+    bug demo); numbers bound to their nouns, short words to the next one
+    (president.i18n.linebreak.keep_values_whole)."""
+    from .linebreak import keep_values_whole
     out = str(escape(text))
-    if not isolated:
+    if isolated:
+        out = out.replace(LRI, '<bdi dir="ltr">').replace(PDI, "</bdi>")
+    elif values:
+        out = out.replace(LRI, '<span class="value">').replace(PDI, "</span>")
+    else:
         return Markup(strip_isolates(out))
-    return Markup(out.replace(LRI, '<bdi dir="ltr">').replace(PDI, "</bdi>"))
+    return Markup(keep_values_whole(out, lang))
 
 
 def _md_text(text: str, isolated: bool) -> Markup:
@@ -270,7 +278,7 @@ def layout(sheet: Sheet, spec: Spec, lang: str, fmt: str, isolation: bool = True
     direction = text_direction(lang)
     keep = isolation and direction == "rtl" and fmt != "txt"
     if fmt == "html":
-        blocks = _shown(sheet.blocks, lambda t: _html_text(t, keep))
+        blocks = _shown(sheet.blocks, lambda t: _html_text(t, keep, lang, isolation))
     elif fmt == "md":
         blocks = _shown(sheet.blocks, lambda t: _md_text(t, keep))
     else:

@@ -360,7 +360,8 @@ class StepLanguage:
 
     def match(self, key: str, phrase: str) -> dict[str, Any] | None:
         """The arguments of `phrase` if it is template `key` in this language (bidi marks ignored)."""
-        m = self.regex(key).fullmatch(strip_bidi(phrase))
+        from .gherkin_words import strip_lead  # el Given `Δεδομένου ότι`: Gherkin reads `ότι` as text
+        m = self.regex(key).fullmatch(strip_bidi(strip_lead(self.lang, TEMPLATES[key].kind, phrase)))
         if m is None:
             return None
         types = _field_types(TEMPLATES[key].text)
@@ -406,15 +407,11 @@ def step_language(root: Path | None, lang: str) -> StepLanguage:
 
 
 def gherkin_keywords(lang: str) -> dict[str, str]:
-    """Gherkin's own keywords of `lang`: the first of each kind other than `* `, as written
-    in gherkin-languages.json (step keywords keep their trailing space)."""
-    import gherkin.dialect
-    dialect = gherkin.dialect.Dialect.for_name(GHERKIN_CODES[lang])
-    spec = dialect.spec
-    out = {}
-    for kind in ("feature", "rule", "scenario", GIVEN, WHEN, THEN, "and"):
-        out[kind] = next(k for k in spec[kind] if k.strip() != "*")
-    return out
+    """The Gherkin keywords of `lang`, as chosen in president/i18n/gherkin_words.py (step keywords
+    keep their trailing space; English: president.scenarios.gherkin.ENGLISH)."""
+    from ..scenarios.gherkin import ENGLISH
+    from .gherkin_words import gherkin_keywords as chosen
+    return chosen(lang, ENGLISH)
 
 
 KIND_OF_KEYWORD_TYPE: dict[str, str] = {"Context": GIVEN, "Action": WHEN, "Outcome": THEN}

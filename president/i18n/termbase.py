@@ -3,8 +3,9 @@
 `load_termbase(root)` reads it; `term_hits(termbase, lang, msgid, msgstr, published)` says where
 a translation names a concept with another word than the published one (an `avoid` word), or
 without the published term at all (matched through its inflections: `forms` in the termbase, or
-the term's stem, see `stem`). `president check` runs it over every rules and steps message
-(president/project/terms_check.py).
+the term's stem, see `stem`). The words not to use (`avoid`, and `also` outside the published
+text) match whole words in their inflections, never a prefix of another word (`word_search`).
+`president check` runs it over every rules and steps message (president/project/terms_check.py).
 """
 from __future__ import annotations
 
@@ -32,7 +33,9 @@ class Term:
     forms: re.Pattern[str] | None = None  # the inflections of the term; None: its stem (see `stem`)
 
     def used_in(self, text: str) -> bool:
-        """The translation uses the term, in any inflection."""
+        """The translation uses the term, in any inflection (its `forms`, or its stem anywhere: a
+        lenient test, as a verb prefix or a derivation may come before or after it; the words
+        that must not be used, `avoid` and `also`, are matched as whole words)."""
         if self.forms is not None:
             return self.forms.search(text) is not None
         folded = fold(self.lang, text)
@@ -61,6 +64,59 @@ _ENDINGS = {
     "hi": ("ों", "ें", "ा", "े", "ी"),
 }
 _PREFIXES = {"ar": ("ال",)}
+
+
+#: Endings beyond the stemming ones that a matched word may still carry (case and article
+#: suffixes; up to MAX_ENDINGS of them in a row: hy խաղաթղթ-եր-ը, ar مقعد-ها).
+_MORE_ENDINGS = {
+    "hy": ("ից", "ով", "ին", "ու", "ս", "դ", "ն", "ներ", "եր", "ի", "ը", "ում"),
+    "ar": ("ها", "ه", "هم", "ي", "ان", "تان", "تين", "ات"),
+    "ru": ("ой", "ую", "ая", "ые", "ых", "ым", "ыми", "ий", "ие", "их", "им", "ими", "ого", "ему", "ом"),
+    "el": ("ου", "ουσ", "εσ", "ων", "ια", "ιεσ", "ιων"),
+    "hi": ("ें", "ों", "ियाँ", "ियों", "ी"),
+}
+MAX_ENDINGS = 3
+#: Proclitics written as one word with the next (ar وال، بال، لل…): a match may follow them.
+_PROCLITIC = {"ar": re.compile(r"^(?:[وف])?(?:[بلك])?(?:ال|ل)?$")}
+
+
+def _is_word_char(c: str) -> bool:
+    """A letter, a digit or a combining mark (Devanagari vowel signs are not word characters of `re`)."""
+    return c.isalnum() or c == "_" or unicodedata.category(c).startswith("M")
+
+
+def _inflection(lang: str, rest: str, depth: int = 0) -> bool:
+    """`rest` (what follows a match inside its word) is made of the language's endings."""
+    if not rest:
+        return True
+    if depth >= MAX_ENDINGS:
+        return False
+    rest_folded = fold(lang, rest)
+    endings = set(_ENDINGS.get(lang, ())) | set(_MORE_ENDINGS.get(lang, ()))
+    return any(rest_folded.startswith(e) and _inflection(lang, rest[len(e):] if len(rest) == len(rest_folded)
+                                                         else rest_folded[len(e):], depth + 1)
+               for e in endings)
+
+
+def word_search(pattern: re.Pattern[str], text: str, lang: str) -> re.Match[str] | None:
+    """The first match of `pattern` that is a whole word in one of its inflections: it starts a word
+    (ar: or follows a proclitic, الـ وبالـ) and the rest of the word is made of endings of the
+    language. So hy `տեղ` ("place") finds տեղը, տեղում, not տեղափոխվել ("to move"); hi क्रम finds
+    क्रम, not अनुक्रम."""
+    for m in pattern.finditer(text):
+        if m.start() == m.end():
+            continue
+        start, end = m.start(), m.end()
+        while start > 0 and _is_word_char(text[start - 1]):
+            start -= 1
+        while end < len(text) and _is_word_char(text[end]):
+            end += 1
+        prefix = text[start:m.start()]
+        if prefix and not (lang in _PROCLITIC and _PROCLITIC[lang].match(prefix)):
+            continue
+        if _inflection(lang, text[m.end():end]):
+            return m
+    return None
 
 
 def fold(lang: str, text: str) -> str:
@@ -132,11 +188,11 @@ def term_hits(tb: Termbase, lang: str, msgid: str, msgstr: str, published: bool)
         for pattern, why in checks:
             if pattern is None:
                 continue
-            m = pattern.search(msgstr)
+            m = word_search(pattern, msgstr, lang)
             if m is None:
                 continue
             # the word may stand for another concept this msgid names too (ru: seat and place)
-            if any(pattern.search(tb.terms[(o, lang)].term) for o in named
+            if any(word_search(pattern, tb.terms[(o, lang)].term, lang) for o in named
                    if o != concept and (o, lang) in tb.terms):
                 continue
             wrong = f"names {concept!r} with {m.group(0)!r}{why}; the published sheet says {t.term!r}"

@@ -286,8 +286,14 @@ def _numbers(text: str, words: bool, placeholder: re.Pattern[str] = _PLACEHOLDER
     return found
 
 
+#: The placeholders that hold the number picking the plural form (context.PLACEHOLDER_NOTES: `num`
+#: is ngettext's count, `max` is passed as the count by every ngettext call that takes it).
+COUNT_PLACEHOLDERS = frozenset({"num", "max"})
+
+
 def _single_valued_forms(header: str) -> set[int]:
-    """Plural form indexes used by exactly one n (e.g. ar 0, 1, 2): they may omit the number."""
+    """Plural form indexes used by exactly one n (e.g. ar 0, 1, 2): they may spell out any
+    placeholder holding that number (COUNT_PLACEHOLDERS), `ورقتين` for `%(max)s ورقة`."""
     fn = plural_function(header)
     counts: dict[int, int] = {}
     for n in range(1000):
@@ -333,8 +339,8 @@ def translation_problems(msgid: str | tuple[str, ...], string: str | tuple[str, 
         label = f"msgstr[{idx}]" if isinstance(string, (list, tuple)) else "msgstr"
         got = set(style.pattern.findall(form))
         # a form used for exactly one number may spell out the placeholder holding it (the Arabic dual:
-        # من %(min)s إلى ورقتين); the build refuses it if that placeholder's value is not the number
-        missing = want - got - (want if idx in lenient else set())
+        # من %(min)s إلى ورقتين); the build also refuses it if that placeholder's value is not the number
+        missing = want - got - (COUNT_PLACEHOLDERS if idx in lenient else set())
         if missing:
             out.append(f"{label} lacks placeholder(s) {', '.join(style.show(p) for p in sorted(missing))}")
         if got - want:

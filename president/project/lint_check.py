@@ -2,11 +2,14 @@
 each problem at the catalog line of the message."""
 from __future__ import annotations
 
+import re
+
 from babel.messages.catalog import Catalog, Message
 
 from ..errors import Problem
 from ..i18n import lint
-from ..i18n.catalogs import DOMAIN, message_key, parse_plural_forms, po_path, raw_plural_forms, PLURAL_FORMS
+from ..i18n.catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, message_key, parse_plural_forms, po_path,
+                             raw_plural_forms, read_catalog_bytes)
 from ..i18n.render import CONTENT_TEMPLATE, text_direction
 from ..i18n.steps_catalog import DOMAIN as STEPS, is_unreviewed
 from .check import CheckContext, _catalogs, _key_text, _translated, register_check
@@ -78,7 +81,7 @@ def check_sentence_end(ctx: CheckContext) -> list[Problem]:
             for msg in _live(cat):
                 if domain == DOMAIN and not is_unreviewed(msg):
                     continue  # the published text is the convention
-                for what in lint.sentence_end(msg, convention):
+                for what in lint.sentence_end(msg, convention) + lint.inner_stops(msg, convention):
                     out.append(_problem(file, lang, msg, what, f"end the sentence as the published sheet does: "
                                         f"{convention!r}"))
     return out
@@ -117,4 +120,40 @@ def check_option_words(ctx: CheckContext) -> list[Problem]:
             what = lint.option_words(msg)
             if what:
                 out.append(_problem(file, lang, msg, what, "see the placeholder's note in the catalog"))
+    return out
+
+
+@register_check
+def check_value_frames(ctx: CheckContext) -> list[Problem]:
+    """A step's variable value (cards, seats, actions) given as a predicate, written without the
+    `label: value` frame: a verb or noun before it cannot agree with it."""
+    out = []
+    for lang, (file, cat) in _messages(ctx, STEPS).items():
+        for msg in _live(cat):
+            what = lint.value_frames(msg)
+            if what:
+                out.append(_problem(file, lang, msg, what, "write the value after a label and a colon"))
+    return out
+
+
+_PREVIOUS_AS_COMMENT = re.compile(r"^#\s+\|\s*(?:msgctxt|msgid_plural|msgid)\b")
+
+
+@register_check
+def check_previous_comments(ctx: CheckContext) -> list[Problem]:
+    """`# | msgid` translator comments: previous strings `pybabel update` turned into comments
+    (python-babel/babel#206), which Poedit and Weblate no longer show as what changed."""
+    out = []
+    for domain in DOMAINS:
+        for lang in CATALOG_LANGS:
+            path = po_path(ctx.project.root, lang, domain)
+            try:
+                lines = read_catalog_bytes(path).decode("utf-8").split("\n")
+            except (OSError, UnicodeDecodeError):
+                continue  # reported by the catalog checks
+            for n, line in enumerate(lines, 1):
+                if _PREVIOUS_AS_COMMENT.match(line):
+                    out.append(Problem(ctx.rel(path), n, "", f"{lang}: a previous string written as a translator "
+                                       f"comment ({line[:50]!r}; `pybabel update` does so, python-babel/babel#206)",
+                                       "run `president i18n update`, which writes it back as `#| msgid`"))
     return out

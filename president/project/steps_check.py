@@ -38,9 +38,29 @@ def check_steps_catalogs(ctx: CheckContext) -> list[Problem]:
     return problems
 
 
-def _reduced(ctx: CheckContext, path: Path, lang: str) -> tuple[list, list[Problem]]:
+def _expected(ctx: CheckContext) -> dict[str, str]:
+    """{"features/...": text} as `build` would write the features now ({} if it cannot: the
+    catalog and drift checks say why)."""
+    if ctx.spec is None:
+        return {}
+    from .build import generate_features, features_generator
+    from ..i18n.catalogs import BuildError
+    from ..i18n.features import translated_features
     try:
-        text = path.read_text(encoding="utf-8")
+        out = dict(generate_features(ctx.spec))
+        if features_generator() is not None:
+            out.update(translated_features(ctx.spec, ctx.project.root))
+        return out
+    except BuildError:
+        return {}
+
+
+def _reduced(ctx: CheckContext, path: Path, lang: str, text: str | None) -> tuple[list, list[Problem]]:
+    """The scenarios of a feature: of `text` (what `build` writes now; a stale file on disk is the
+    drift check's one line), else of the file."""
+    try:
+        if text is None:
+            text = path.read_text(encoding="utf-8")
         return reduce_feature(text, steps=step_language(ctx.project.root, lang)), []
     except OSError:
         return [], []  # a missing file is reported by the drift check
@@ -51,11 +71,14 @@ def _reduced(ctx: CheckContext, path: Path, lang: str) -> tuple[list, list[Probl
 
 @register_check
 def check_translated_features(ctx: CheckContext) -> list[Problem]:
-    """Each features/<lang>/X.feature reduces to the same (clause, template key, arguments) as features/X.feature."""
+    """Each features/<lang>/X.feature reduces to the same (clause, template key, arguments) as
+    features/X.feature, read from what `build` writes now: a file only stale on disk is reported
+    once, by the drift check, with "run `president build`"."""
     folder = ctx.project.features_dir
+    expected = _expected(ctx)
     problems: list[Problem] = []
     for english in sorted(folder.glob("*.feature")):
-        en, errors = _reduced(ctx, english, "en")
+        en, errors = _reduced(ctx, english, "en", expected.get(f"features/{english.name}"))
         problems += errors
         if errors:
             continue
@@ -63,13 +86,13 @@ def check_translated_features(ctx: CheckContext) -> list[Problem]:
             path = folder / lang / english.name
             if not path.is_file():
                 continue
-            tr, errors = _reduced(ctx, path, lang)
+            tr, errors = _reduced(ctx, path, lang, expected.get(f"features/{lang}/{english.name}"))
             problems += errors
             if errors:
                 continue
             if len(tr) != len(en):
                 problems.append(Problem(ctx.rel(path), None, "", f"{len(tr)} scenarios, the English feature has "
-                                        f"{len(en)}", "run `president build`"))
+                                        f"{len(en)}", "a translated phrase reads as another step: make it unambiguous"))
                 continue
             for a, b in zip(en, tr):
                 if (a.clause, a.ops) != (b.clause, b.ops):
@@ -78,7 +101,8 @@ def check_translated_features(ctx: CheckContext) -> list[Problem]:
                             f"step {at + 1} reads {_op(b.ops, at)} instead of {_op(a.ops, at)}")
                     problems.append(Problem(ctx.rel(path), b.line, "", f"scenario {a.title!r} differs from "
                                             f"{ctx.rel(english)}:{a.line}: {what}",
-                                            "run `president build`; if it persists, a translated phrase is ambiguous"))
+                                            "a translated phrase of the steps catalog is ambiguous: make it match "
+                                            "one template only"))
     return problems
 
 

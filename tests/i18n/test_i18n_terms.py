@@ -6,7 +6,7 @@ import re
 import pytest
 
 from president.i18n.catalogs import CATALOG_LANGS, po_path
-from president.i18n.termbase import load_termbase, term_hits
+from president.i18n.termbase import load_termbase, term_hits, word_search
 from president.project.build import Project
 from president.project.check import run_checks
 from president.project.terms_check import check_terms
@@ -24,11 +24,13 @@ def test_every_term_is_the_published_sheets_word(tb):
     for (concept, lang), term in tb.terms.items():
         assert term.term.casefold() in sheets[lang], f"{concept}/{lang}: {term.term!r} is not in the published sheet"
         others = [t.term for (c, lg), t in tb.terms.items() if lg == lang and c != concept]
-        if term.avoid is not None and not any(term.avoid.search(o) for o in others):  # ru: место is "place"
-            assert not term.avoid.search(sheets[lang]), f"{concept}/{lang}: the sheet itself uses an avoided word"
+        if term.avoid is not None and not any(word_search(term.avoid, o, lang) for o in others):  # ru: место is "place"
+            assert not word_search(term.avoid, sheets[lang], lang), f"{concept}/{lang}: the sheet itself uses an avoided word"
     for concept in ("deal", "trick", "pass", "seat", "place", "quad", "president", "vice-president",
                     "vice-scum", "scum", "easy", "medium", "hard", "revolution"):
         assert all((concept, lang) in tb.terms for lang in CATALOG_LANGS), concept
+    # issue 26: the sheets' words for a play and the current order
+    assert {("play", lg) for lg in ("ru", "hy", "hi")} | {("current-order", lg) for lg in ("ru", "hy")} <= set(tb.terms)
 
 
 def test_seat_and_place_differ_where_the_sheet_does(tb):
@@ -47,6 +49,24 @@ def test_hits(tb):
     assert not term_hits(tb, "ru", "place p of n players, seat 0", "место p из n, игрок 0", published=False)
     assert term_hits(tb, "hy", "seat {seat:d} passes", "{seat:d} նստատեղը պաս է ասում", published=False)
     assert not term_hits(tb, "hy", "seat {seat:d} passes", "{seat:d} նստատեղը պաս է տալիս", published=False)
+    # T2 of issue 26: whole words in their inflections, not prefixes (տեղափոխվել "to move",
+    # տեղի ունենալ "to happen" are not տեղ "place")
+    seat = "seat {seat:d} is to act"
+    assert term_hits(tb, "hy", seat, "թիվ {seat:d} տեղը անցնում է", published=False)
+    assert term_hits(tb, "hy", seat, "թիվ {seat:d} տեղում", published=False)
+    assert not term_hits(tb, "hy", seat, "թիվ {seat:d} նստատեղը տեղափոխվում է", published=False)
+    assert not term_hits(tb, "hy", seat, "թիվ {seat:d} նստատեղի հետ տեղի է ունենում", published=False)
+    # the published words for a play and for the current order
+    play = "The cards of a play must have the same rank."
+    assert term_hits(tb, "ru", play, "Карты хода должны иметь одинаковый ранг.", published=False)
+    assert not term_hits(tb, "ru", play, "Карты выкладки должны иметь одинаковый ранг.", published=False)
+    assert term_hits(tb, "hi", play, "एक चाल के कार्डों का रैंक समान होना चाहिए।", published=False)
+    assert not term_hits(tb, "hi", play, "एक संयोजन में कार्डों का रैंक समान होना चाहिए।", published=False)
+    order = "higher in the current order"
+    assert term_hits(tb, "hy", order, "ընթացիկ կարգում ավելի բարձր", published=False)
+    assert not term_hits(tb, "hy", order, "գործող աստիճանակարգում ավելի բարձր", published=False)
+    assert term_hits(tb, "ru", order, "выше в текущем порядке", published=False)
+    assert not term_hits(tb, "ru", order, "выше в текущей иерархии", published=False)
 
 
 def test_check_reports_a_planted_term_once_with_file_and_line(tmp_path):
