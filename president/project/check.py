@@ -287,8 +287,8 @@ def _numbers(text: str, words: bool, placeholder: re.Pattern[str] = _PLACEHOLDER
 
 
 #: The placeholders that hold the number picking the plural form (context.PLACEHOLDER_NOTES: `num`
-#: is ngettext's count, `max` is passed as the count by every ngettext call that takes it).
-COUNT_PLACEHOLDERS = frozenset({"num", "max"})
+#: is ngettext's count; `n` and `max` are passed as the count by every ngettext call that takes them).
+COUNT_PLACEHOLDERS = frozenset({"num", "n", "max"})
 
 
 def _single_valued_forms(header: str) -> set[int]:
