@@ -62,18 +62,20 @@ def _retitled(run: "Run", lang: str) -> "Run":
 def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patterns: tuple[str, ...] = (),
                 timeout: float = 5.0, spec_path: Path | None = None, in_process: bool = False,
                 lang: str = "en", shrink: float = 8.0, hung_after: int = 3, budget: float | None = None,
-                progress: Progress = _quiet, jobs: int = 1) -> "Run":
+                progress: Progress = _quiet, jobs: int = 1, cluster: str | None = None,
+                connect_timeout: float = 10.0) -> "Run":
     """Run the scenarios (and `games` lock-step games) against `engine`; diagnose; return the run.
 
     `jobs` > 1 runs scenarios and lock-step games over that many engine processes (the results do
-    not depend on it). A -k that matches no scenario raises NoScenario before the engine starts."""
+    not depend on it), `cluster` on the Dask cluster whose scheduler it names (president.conform.jobs).
+    A -k that matches no scenario raises NoScenario before the engine starts."""
     from ..protocol.client import Client, InProcessClient, open_client
     from ..conform.lockstep import run_lockstep
     from ..conform.report import Run
     from ..conform.runner import handshake, is_ai, run_scenario, select
     from ..conform.verdict import diagnose_fit, protocol_notes
     from ..conform.diagnose import SchemaSampler
-    from ..conform.jobs import run_parallel
+    from ..conform.jobs import lost_scenario, run_parallel
     from ..game.engine import Ruleset
     from ..scenarios.model import build_scenarios
     from ..spec import default_spec, load_spec
@@ -93,7 +95,8 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
             validate = SchemaSampler()
             chosen = [sc for sc in select(build_scenarios(spec), patterns) if ai_run or not is_ai(sc)]
             results = run_parallel(chosen, lambda engine, sc: run_scenario(engine, sc, options, validate, spec), client,
-                                   jobs, factory, lambda n: progress("scenarios", n, len(chosen)))
+                                   jobs, factory, lambda n: progress("scenarios", n, len(chosen)), cluster=cluster,
+                                   connect_timeout=connect_timeout, lost=lost_scenario, what="scenarios")
         else:  # the scenarios as read back from features/<lang>/ (president.conform.localized)
             from ..conform.localized import run_localized
             from ..conform.runner import is_ai_result
@@ -101,7 +104,7 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
         declared = {k for k, v in options.items() if k not in ("players", "deals", "seed", "ai")}
         lock = run_lockstep(spec, client, games, seed, options=options, declared=declared,
                             progress=lambda g: progress("lock-step games", g, games), jobs=jobs,
-                            factory=factory) if games > 0 else None
+                            factory=factory, cluster=cluster, connect_timeout=connect_timeout) if games > 0 else None
         progress("diagnosis", 0, 0)
         deviations, fitted = diagnose_fit(results, lock, options, Ruleset.from_spec(spec), client, shrink,
                                           clause_titles(lang))
@@ -144,17 +147,24 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
               help="Time budget to shrink each deviation to a minimal scenario; 0 turns shrinking off.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1, max=64), default=1, show_default=True,
               help="Run scenarios and lock-step games over N engine processes (same results as 1).")
+@click.option("--cluster", metavar="ADDRESS",
+              help="Run scenarios and lock-step games on this Dask distributed scheduler (e.g. tcp://host:8786); "
+                   "same results as --jobs 1. The --engine command must run on every worker (docs/conformance.md).")
+@click.option("--connect-timeout", type=Seconds(3600), default=10.0, show_default=True,
+              help="With --cluster: seconds to reach the scheduler before giving up.")
 @click.option("-v", "--verbose", is_flag=True, help="List every clause, also those without scenarios.")
 def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str, ...], timeout: float, hung_after: int,
             budget: float | None, junit: Path | None, json_path: Path | None, cucumber_json: Path | None,
             report_lang: str, html_path: Path | None, spec_path: Path | None, verbose: bool, lang: str,
-            shrink: float, jobs: int) -> None:
+            shrink: float, jobs: int, cluster: str | None, connect_timeout: float) -> None:
     """Check an engine against every scenario of the spec, then in lock-step with the reference.
 
     Exit 0 only when nothing failed and nothing errored, 1 when something did or the run had to
-    stop (engine hung, --budget spent), 2 on a usage error. See docs/conformance.md.
+    stop (engine hung, --budget spent), 2 on a usage error, 3 when a --jobs worker was lost twice
+    (its items are errors in the reports). See docs/conformance.md.
     """
     from ..conform import report
+    from ..conform.jobs import worker_errors
 
     if shrink != shrink:  # nan
         raise click.BadParameter("'nan' is not a number of seconds", param_hint="--shrink")
@@ -166,10 +176,12 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
             raise click.UsageError("--junit and --cucumber-json report one engine; with several --engine, "
                                    "use --json and --html (one clause x engine table)")
         _side_by_side(engines, json_path, html_path, games=games, seed=seed, patterns=patterns, timeout=timeout,
-                      spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget, jobs=jobs)
+                      spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget, jobs=jobs,
+                      cluster=cluster, connect_timeout=connect_timeout)
         return
     run = _run_or_exit(engines[0] if engines else None, games=games, seed=seed, patterns=patterns, timeout=timeout,
-                       spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget, jobs=jobs)
+                       spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget, jobs=jobs,
+                      cluster=cluster, connect_timeout=connect_timeout)
     faults = getattr(run, "faults", [])
     for fault in faults:
         click.echo(f"protocol fault: {fault}", err=True)
@@ -182,6 +194,7 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
             click.echo("\n".join([""] + report.first_screen(run)[1:-1] + [""] + report.deviation_lines(run)))
     data = report.json_report(run)
     data["protocol_faults"] = list(faults)
+    data["worker_errors"] = worker_errors(run.results, run.lock)
     texts = {
         "--json": lambda: json.dumps(data, indent=2, ensure_ascii=False) + "\n",
         "--junit": lambda: report.junit_xml(run),
@@ -195,6 +208,8 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
                 write_output(path, texts[option](), option)
     except PresidentError as exc:
         raise click.ClickException(str(exc)) from None
+    if data["worker_errors"]:
+        raise SystemExit(3)
     if run.failing or faults:
         raise SystemExit(1)
 
