@@ -96,7 +96,8 @@ def conform_run(engine: str | None = None, games: int = 200, seed: int = 0, patt
             chosen = [sc for sc in select(build_scenarios(spec), patterns) if ai_run or not is_ai(sc)]
             results = run_parallel(chosen, lambda engine, sc: run_scenario(engine, sc, options, validate, spec), client,
                                    jobs, factory, lambda n: progress("scenarios", n, len(chosen)), cluster=cluster,
-                                   connect_timeout=connect_timeout, lost=lost_scenario, what="scenarios")
+                                   connect_timeout=connect_timeout, lost=lost_scenario, what="scenarios",
+                                   least=60)
         else:  # the scenarios as read back from features/<lang>/ (president.conform.localized)
             from ..conform.localized import run_localized
             from ..conform.runner import is_ai_result
@@ -209,6 +210,8 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
     except PresidentError as exc:
         raise click.ClickException(str(exc)) from None
     if data["worker_errors"]:
+        click.echo(f"{len(data['worker_errors'])} item(s) lost with their --jobs worker, listed under "
+                   f"worker_errors; the first: {data['worker_errors'][0]}", err=True)
         raise SystemExit(3)
     if run.failing or faults:
         raise SystemExit(1)

@@ -57,13 +57,14 @@ def run_parallel(items: Sequence[T], work: Work, client: Client, jobs: int = 1,
                  factory: Callable[[], Client] | None = None,
                  progress: Callable[[int], None] | None = None, *, cluster: str | None = None,
                  connect_timeout: float = DEFAULT_CONNECT_TIMEOUT, lost: Lost | None = None,
-                 what: str = "items") -> list[R]:
+                 what: str = "items", least: int = 1) -> list[R]:
     """`work(client, item)` for every item, in item order: on the Dask cluster at `cluster`, or over
     `jobs` forked workers when `factory` opens one engine client per worker (else in this process,
     on `client`). `lost(item, why)` is the record of an item whose worker was lost twice (without
-    it, a lost worker stops the run); `what` names the items in messages ("lock-step games")."""
+    it, a lost worker stops the run); `what` names the items in messages ("lock-step games"); a
+    cluster batch holds `least` items or more (each batch starts an engine: cheap items go in numbers)."""
     if cluster is not None and factory is not None and items:
-        return _on_cluster(items, work, factory, cluster, connect_timeout, progress, what)
+        return _on_cluster(items, work, factory, cluster, connect_timeout, progress, what, least)
     if jobs <= 1 or factory is None or len(items) <= 1:
         out = []
         for item in items:
@@ -98,9 +99,10 @@ def lost_game(number: int, seed: int, why: str) -> Any:
 
 # --- on a Dask cluster -------------------------------------------------------------------------
 
-def cluster_batch(n: int, threads: int) -> int:
-    """Items per batch: four batches per worker thread or more, at most `MAX_BATCH` items each."""
-    return max(1, min(MAX_BATCH, -(-n // (4 * max(1, threads)))))
+def cluster_batch(n: int, threads: int, least: int = 1) -> int:
+    """Items per batch: four batches per worker thread or more, at least `least` items and at most
+    `MAX_BATCH` (`least` wins)."""
+    return max(1, least, min(MAX_BATCH, -(-n // (4 * max(1, threads)))))
 
 
 def run_batch(factory: Callable[[], Client], work: Work, batch: tuple[tuple[int, Any], ...]) -> list[Any]:
@@ -114,11 +116,11 @@ def run_batch(factory: Callable[[], Client], work: Work, batch: tuple[tuple[int,
 
 
 def _on_cluster(items: Sequence[T], work: Work, factory: Callable[[], Client], address: str, timeout: float,
-                progress: Callable[[int], None] | None, what: str) -> list[R]:
+                progress: Callable[[int], None] | None, what: str, least: int) -> list[R]:
     indexed = list(enumerate(items))
 
     def batches(threads: int) -> list[tuple[tuple[int, Any], ...]]:
-        size = cluster_batch(len(indexed), threads)
+        size = cluster_batch(len(indexed), threads, least)
         return [tuple(indexed[s:s + size]) for s in range(0, len(indexed), size)]
 
     done = [0]

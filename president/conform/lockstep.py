@@ -27,6 +27,9 @@ from ..cluster import DEFAULT_CONNECT_TIMEOUT
 from .jobs import lost_game, run_parallel
 from .records import Deviation, Divergence, GameRecord, LockstepResult
 
+#: Lock-step games per cluster batch at least: a game takes ~30 ms against the reference, starting it ~0.3 s.
+GAMES_PER_BATCH = 20
+
 __all__ = ["HOUSE_OPTIONS", "Deviation", "Divergence", "GameRecord", "LockstepResult", "game_config", "merge",
            "plan_game", "random_hands", "replay_on_reference", "run_lockstep"]
 
@@ -49,7 +52,7 @@ def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
         return Game(table, engine, number, seed * 1_000_003 + number).play()
 
     records = run_parallel(list(range(games)), work, client, jobs, factory, progress, cluster=cluster,
-                           connect_timeout=connect_timeout, what="lock-step games",
+                           connect_timeout=connect_timeout, what="lock-step games", least=GAMES_PER_BATCH,
                            lost=lambda number, why: lost_game(number, seed * 1_000_003 + number, why))
     result = merge(records, set(declared or ()))
     result.jobs = jobs if factory is not None else 1
