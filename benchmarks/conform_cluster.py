@@ -64,9 +64,9 @@ def one(games: int, workers: int) -> str:
                 c0, w0 = _cpu(), time.perf_counter()
                 res = run_lockstep(spec, client, games=games, seed=0, options=options, factory=_reference,
                                    cluster=cluster.scheduler_address)
-                wall = time.perf_counter() - w0
-                cpu = sum(dask.run(_cpu).values()) - before + _cpu() - c0
-                where = f"cluster of {workers} worker(s)"
+                wall, here = time.perf_counter() - w0, _cpu() - c0
+                cpu = sum(dask.run(_cpu).values()) - before + here
+                where = f"cluster of {workers} worker(s) (CPU here {here:.1f} s)"
     finally:
         client.close()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -200,9 +200,13 @@ class _Worker:
         self.conn: connection.Connection = reader
         self.pending = list(share)
         self.attempt = attempt
-        self.ended = False
+        self.ended = False  # nothing more will come from it: its end, or it was lost
+        self.finished = False  # it sent its end: it is closing its engine
 
     def stop(self) -> None:
+        """Let a finished worker close its engine; end any other (the run stops early)."""
+        if self.finished:
+            self.proc.join(timeout=5)
         if self.proc.is_alive():
             self.proc.terminate()
         self.proc.join(timeout=5)
@@ -257,7 +261,7 @@ class _Forked:
                     w.pending.remove(index)
                     self._got(index, value)
                 elif kind == "end":
-                    w.ended = True
+                    w.ended = w.finished = True
                     break
                 else:
                     raise WorkerFailed(value if kind == "stopped" else f"a --jobs worker crashed: {value}")
