@@ -182,7 +182,7 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
         return
     run = _run_or_exit(engines[0] if engines else None, games=games, seed=seed, patterns=patterns, timeout=timeout,
                        spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget, jobs=jobs,
-                      cluster=cluster, connect_timeout=connect_timeout)
+                       cluster=cluster, connect_timeout=connect_timeout)
     faults = getattr(run, "faults", [])
     for fault in faults:
         click.echo(f"protocol fault: {fault}", err=True)
