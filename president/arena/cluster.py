@@ -3,31 +3,23 @@
 Games are independent and fully determined by (seed, game) (see `president.arena.tournament`), so they
 are sent as small batches of game numbers to whatever workers the scheduler has, and the results
 are put back in game order: the same numbers as `--jobs 1`, for any cluster. Progress advances as
-batches complete. When a worker is lost, the scheduler runs its unfinished batches again on
-another worker (Dask's own recovery; a batch that kills `allowed-failures` workers is reported as
-an error). Workers must have this package installed (the `[cluster]` extra).
+batches complete. Reaching the scheduler, running the batches and Dask's recovery of a lost worker
+are `president.cluster`'s, shared with `conform --cluster`.
 """
 from __future__ import annotations
 
-import socket
-import struct
-import threading
-import time
+from functools import partial
 from typing import Callable, Sequence
 
-from ..errors import PresidentError
+from ..cluster import DEFAULT_CONNECT_TIMEOUT, ClusterError, reach, run_batches
 from .tournament import GameResult, play_game, seating
 
+__all__ = ["DEFAULT_CONNECT_TIMEOUT", "ClusterError", "batch_size", "play_batch", "reach", "run_games_cluster"]
 
-#: Seconds to reach the scheduler (`--connect-timeout`).
-DEFAULT_CONNECT_TIMEOUT = 10.0
-
-
-class ClusterError(PresidentError):
-    """The cluster could not be reached or could not play the games."""
+Batch = tuple[tuple[tuple[str, ...], int], ...]
 
 
-def play_batch(tasks: tuple[tuple[tuple[str, ...], int], ...], deals: int, seed: int) -> list[GameResult]:
+def play_batch(tasks: Batch, deals: int, seed: int) -> list[GameResult]:
     """The games (entries, game number) of a tournament, in order: the unit of work a worker runs."""
     return [play_game(levels, deals, seed, g) for levels, g in tasks]
 
@@ -37,108 +29,16 @@ def batch_size(games: int) -> int:
     return max(1, min(16, games // 200))
 
 
-def reach(address: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) -> None:
-    """Refuse at once an address Dask cannot parse, and within `timeout` seconds a scheduler nobody
-    answers for (a TCP connection, name resolution included), with one line (`ClusterError`)."""
-    from distributed.comm.addressing import parse_address, parse_host_port
-
-    try:
-        scheme, location = parse_address(address)
-        host, port = parse_host_port(location) if scheme in ("tcp", "tls") else (None, None)
-    except (ValueError, TypeError) as exc:
-        raise ClusterError(f"--cluster {address!r} is not a scheduler address like tcp://host:8786 ({exc})") from None
-    if host is not None and not (isinstance(port, int) and 0 < port < 65536):
-        raise ClusterError(f"--cluster {address!r}: the port must be 1 to 65535, like tcp://host:8786")
-    if host is None:  # another transport (inproc, ucx, ws): Dask's own connect, within the timeout
-        return
-    deadline = time.monotonic() + timeout
-    outcome: list[str | None] = []
-
-    def connect() -> None:
-        try:
-            sock = socket.create_connection((host, port), timeout=timeout)
-        except (socket.timeout, TimeoutError):
-            return outcome.append(f"no answer within {timeout:g} s (raise --connect-timeout for a slow network)")
-        except (OSError, ValueError, OverflowError, UnicodeError) as exc:
-            return outcome.append(getattr(exc, "strerror", None) or str(exc) or type(exc).__name__)
-        try:  # a Dask scheduler speaks first: the size of its handshake, 8 bytes (plain tcp only)
-            head = b""
-            while scheme == "tcp" and len(head) < 8:
-                sock.settimeout(max(0.01, deadline - time.monotonic()))
-                chunk = sock.recv(8 - len(head))
-                if not chunk:
-                    return outcome.append("the connection was closed at once: not a Dask scheduler")
-                head += chunk
-            size = struct.unpack("<Q", head)[0] if head else 1
-            outcome.append(None if 0 < size < 1 << 24 else "something answers, but not as a Dask scheduler does")
-        except (socket.timeout, TimeoutError):
-            outcome.append(f"connected, but nothing answered within {timeout:g} s: not a Dask scheduler?")
-        except OSError as exc:
-            outcome.append(exc.strerror or str(exc))
-        finally:
-            sock.close()
-
-    thread = threading.Thread(target=connect, daemon=True)  # name resolution has no timeout of its own
-    thread.start()
-    thread.join(timeout + 0.5)  # the thread's own steps end by the deadline; the margin lets it say which one
-    if not outcome:
-        outcome.append(f"no answer within {timeout:g} s (raise --connect-timeout for a slow network)")
-    if outcome[0] is not None:
-        raise ClusterError(f"cannot reach the Dask scheduler at {address!r}: {outcome[0]} "
-                           "(check the --cluster address and that the scheduler is running)")
-
-
-def _discard_failed_client(exc: BaseException, client_type: type) -> None:
-    """A Client whose constructor failed would try to close itself at exit, wait twice its timeout
-    and print a traceback: mark it closed (there is nothing to close) and stop its loop thread."""
-    tb = exc.__traceback__
-    while tb is not None:
-        obj = tb.tb_frame.f_locals.get("self")
-        if isinstance(obj, client_type):
-            obj.status = "closed"  # type: ignore[attr-defined]
-            try:
-                obj._loop_runner.stop()  # type: ignore[attr-defined]
-            except Exception:  # noqa: BLE001 - best effort
-                pass
-        tb = tb.tb_next
-
-
 def run_games_cluster(levels: Sequence[str] | Callable[[int], Sequence[str]], games: int, deals: int, seed: int, address: str,
                       progress: Callable[[int], None] | None = None,
                       timeout: float = DEFAULT_CONNECT_TIMEOUT) -> list[GameResult]:
     """Play the games on the Dask cluster whose scheduler is at `address`; results in game order.
     `levels` as for `run_games` (one seating, or one per game). An unreachable scheduler is a
     `ClusterError` within `timeout` seconds."""
-    try:
-        from dask.distributed import Client, as_completed
-    except ImportError as exc:  # pragma: no cover - the [cluster] extra is not installed
-        raise ClusterError("--cluster needs Dask distributed: pip install 'president[cluster]'") from exc
     size = batch_size(games)
-    batches = [tuple((tuple(seating(levels, g)), g) for g in range(start, min(games, start + size)))
-               for start in range(0, games, size)]
-    reach(address, timeout)
-    try:
-        client = Client(address, timeout=timeout, set_as_default=False)
-    except Exception as exc:  # noqa: BLE001 - whatever Dask raises, one line
-        _discard_failed_client(exc, Client)
-        if isinstance(exc, (OSError, TimeoutError)):
-            raise ClusterError(f"cannot reach the Dask scheduler at {address!r}: {str(exc)[:200]} (is the scheduler "
-                               "running? raise --connect-timeout for a slow network)") from None
-        raise ClusterError(f"something answers at {address!r}, but not as a Dask scheduler does ({type(exc).__name__} "
-                           "reading its reply); check the --cluster address and port") from None
-    out: list[GameResult | None] = [None] * games
-    try:
-        futures = {client.submit(play_batch, b, deals, seed, pure=False): b for b in batches}
-        for fut in as_completed(list(futures), loop=client.loop):
-            batch = futures[fut]
-            try:
-                results = fut.result()
-            except Exception as exc:  # noqa: BLE001 - a task error or a batch that keeps killing workers
-                raise ClusterError(f"games {batch[0][1]}-{batch[-1][1]} failed on the cluster: {exc}") from exc
-            for (_levels, g), r in zip(batch, results):
-                out[g] = r
-            if progress:
-                progress(len(batch))
-    finally:
-        client.close()
-    return out  # type: ignore[return-value]
+    batches: list[Batch] = [tuple((tuple(seating(levels, g)), g) for g in range(start, min(games, start + size)))
+                            for start in range(0, games, size)]
+    done = (lambda batch, results: progress(len(batch))) if progress else None
+    per_batch = run_batches(address, partial(play_batch, deals=deals, seed=seed), batches,
+                            lambda b: f"games {b[0][1]}-{b[-1][1]}", done, timeout)
+    return [r for results in per_batch for r in results]

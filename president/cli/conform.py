@@ -66,11 +66,16 @@ def _retitled(run: "Run", lang: str, root: Path) -> "Run":
               help="Time budget to shrink each deviation to a minimal scenario; 0 turns shrinking off.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1, max=64), default=1, show_default=True,
               help="Run scenarios and lock-step games over N engine processes (same results as 1).")
+@click.option("--cluster", metavar="ADDRESS",
+              help="Run scenarios and lock-step games on this Dask distributed scheduler (e.g. tcp://host:8786); "
+                   "same results as --jobs 1. The --engine command must run on every worker (docs/conformance.md).")
+@click.option("--connect-timeout", type=Seconds(3600), default=10.0, show_default=True,
+              help="With --cluster: seconds to reach the scheduler before giving up.")
 @click.option("-v", "--verbose", is_flag=True, help="List every clause, also those without scenarios.")
 def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str, ...], timeout: float, hung_after: int,
             budget: float | None, junit: Path | None, json_path: Path | None, cucumber_json: Path | None,
             report_lang: str, html_path: Path | None, spec_path: Path | None, verbose: bool, lang: str,
-            shrink: float, jobs: int) -> None:
+            shrink: float, jobs: int, cluster: str | None, connect_timeout: float) -> None:
     """Check an engine against every scenario of the spec, then in lock-step with the reference.
 
     Exit codes: 0 the engine conforms (nothing failed, was blocked or errored); 1 it does not, or
@@ -90,12 +95,13 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
             raise click.UsageError("--junit and --cucumber-json report one engine; with several --engine, "
                                    "use --json and --html (one clause x engine table)")
         _side_by_side(engines, json_path, html_path, games=games, seed=seed, patterns=patterns, timeout=timeout,
-                      spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget, jobs=jobs)
+                      spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget, jobs=jobs,
+                      cluster=cluster, connect_timeout=connect_timeout)
         return
     root = project_here()  # the project around the current folder (or the packaged copies)
     run = _run_or_exit(engines[0] if engines else None, games=games, seed=seed, patterns=patterns, timeout=timeout,
                        spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget, jobs=jobs,
-                       root=root)
+                       cluster=cluster, connect_timeout=connect_timeout, root=root)
     for fault in run.faults:
         click.echo(f"protocol fault: {fault}", err=True)
     texts = {

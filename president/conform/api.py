@@ -84,7 +84,8 @@ def _spec(spec: Spec | str | Path | None) -> Spec:
 def run(engine: Engine = None, *, spec: Spec | str | Path | None = None, games: int = 200, seed: int = 0,
         jobs: int = 1, budget: float | None = None, patterns: Sequence[str] = (), timeout: float = 5.0,
         hung_after: int = 3, shrink: float = 8.0, lang: str = "en", root: Path | None = None,
-        in_process: bool = False, progress: Progress = _quiet) -> Run:
+        in_process: bool = False, progress: Progress = _quiet, cluster: str | None = None,
+        connect_timeout: float = 10.0) -> Run:
     """Check `engine` (a command line, as one string or a list of words; None: the reference as a
     subprocess, or in this process with `in_process`) against `spec`; return the `Run`.
 
@@ -93,13 +94,15 @@ def run(engine: Engine = None, *, spec: Spec | str | Path | None = None, games: 
     scenarios by id (a pattern matching none raises `NoScenario` before the engine starts);
     `timeout` seconds per reply; `hung_after` requests in a row without a reply stop the run;
     `shrink` seconds per deviation for its minimal scenario (0: none); `lang` runs the scenarios of
-    `root`/features/<lang>/ and titles the clauses in that language. Raises `RunStopped` (engine
+    `root`/features/<lang>/ and titles the clauses in that language; `cluster` runs the scenarios
+    and games on the Dask cluster whose scheduler it names, as `jobs` would (the engine command
+    must run on every worker). A worker lost twice costs its items: toolkit errors. Raises `RunStopped` (engine
     hung, budget spent, engine not startable) and `HandshakeError` (no valid hello)."""
     from ..game.engine import Ruleset
     from ..protocol.client import Client, InProcessClient, open_client
     from ..scenarios.model import build_scenarios
     from .diagnose import SchemaSampler
-    from .jobs import run_parallel
+    from .jobs import lost_scenario, run_parallel, worker_errors
     from .lockstep import run_lockstep
     from .runner import handshake, is_ai, run_scenario, select
     from .verdict import diagnose_fit, protocol_notes
@@ -124,7 +127,9 @@ def run(engine: Engine = None, *, spec: Spec | str | Path | None = None, games: 
             validate = SchemaSampler()
             chosen = [sc for sc in select(build_scenarios(the_spec), patterns) if ai_run or not is_ai(sc)]
             results = run_parallel(chosen, lambda engine, sc: run_scenario(engine, sc, options, validate, the_spec),
-                                   client, jobs, factory, lambda n: progress("scenarios", n, len(chosen)))
+                                   client, jobs, factory, lambda n: progress("scenarios", n, len(chosen)),
+                                   cluster=cluster, connect_timeout=connect_timeout, lost=lost_scenario,
+                                   what="scenarios", least=60)
         else:  # the scenarios as read back from features/<lang>/ (president.conform.localized)
             from ..resources import packaged_root
             from .localized import run_localized
@@ -136,7 +141,7 @@ def run(engine: Engine = None, *, spec: Spec | str | Path | None = None, games: 
             with guard("lockstep", f"{games} games, seed {seed}", errors):
                 lock = run_lockstep(the_spec, client, games, seed, options=options, declared=declared,
                                     progress=lambda g: progress("lock-step games", g, games), jobs=jobs,
-                                    factory=factory)
+                                    factory=factory, cluster=cluster, connect_timeout=connect_timeout)
         progress("diagnosis", 0, 0)
         with guard("diagnosis", "fit, deviations and shrinking", errors):
             deviations, fitted = diagnose_fit(results, lock, options, Ruleset.from_spec(the_spec), client, shrink,
@@ -146,6 +151,8 @@ def run(engine: Engine = None, *, spec: Spec | str | Path | None = None, games: 
     label = getattr(client, "label", None) or command or "reference"
     out = Run(the_spec, results, lock, hello, label, deviations or [], protocol_notes(results, lock), ai_run, fitted)
     out.faults = list(client.fault_report()) if hasattr(client, "fault_report") else []  # type: ignore[attr-defined]
+    out.worker_errors = worker_errors(results, lock)  # items a lost worker took with it: no verdict on them
     out.toolkit_errors = ([r.toolkit_error for r in results if r.toolkit_error is not None]
-                          + (list(lock.toolkit_errors) if lock is not None else []) + errors)
+                          + (list(lock.toolkit_errors) if lock is not None else []) + errors
+                          + [ToolkitError("worker", lost.split(":")[0], lost, "") for lost in out.worker_errors])
     return out

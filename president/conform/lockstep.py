@@ -23,8 +23,12 @@ from ..game.engine import Ruleset
 from ..protocol.client import Client
 from ..spec import Spec
 from .games import HOUSE_OPTIONS, Game, Table, game_config, plan_game, random_hands, replay_on_reference
-from .jobs import run_parallel
+from ..cluster import DEFAULT_CONNECT_TIMEOUT
+from .jobs import lost_game, run_parallel
 from .records import Divergence, GameRecord, LockstepResult, Showing
+
+#: Lock-step games per cluster batch at least: a game takes ~30 ms against the reference, starting it ~0.3 s.
+GAMES_PER_BATCH = 20
 
 __all__ = ["HOUSE_OPTIONS", "Divergence", "GameRecord", "LockstepResult", "game_config", "merge",
            "plan_game", "random_hands", "replay_on_reference", "run_lockstep", "Showing"]
@@ -34,18 +38,22 @@ def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
                  options: dict[str, Any] | None = None, reference: Any = None,
                  declared: set[str] | None = None, progress: Callable[[int], None] | None = None,
                  jobs: int = 1, factory: Callable[[], Client] | None = None,
-                 variant: dict[str, Any] | None = None) -> LockstepResult:
+                 variant: dict[str, Any] | None = None, cluster: str | None = None,
+                 connect_timeout: float = DEFAULT_CONNECT_TIMEOUT) -> LockstepResult:
     """Play `games` random games on the reference and the engine; compare every reply.
 
     `jobs` > 1 with a `factory` (one engine client per worker) plays them over that many forked
-    workers; `variant`: options the reference plays besides each game's config (a fitted variant)."""
+    workers, or on the Dask cluster whose scheduler is at `cluster` (`president.conform.jobs`);
+    `variant`: options the reference plays besides each game's config (a fitted variant)."""
     table = Table(spec, Ruleset.from_spec(spec), dict(options or {}), set(declared or ()), dict(variant or {}))
     t0 = time.perf_counter()
 
     def work(engine: Client, number: int) -> GameRecord:
         return Game(table, engine, number, seed * 1_000_003 + number).play()
 
-    records = run_parallel(list(range(games)), work, client, jobs, factory, progress)
+    records = run_parallel(list(range(games)), work, client, jobs, factory, progress, cluster=cluster,
+                           connect_timeout=connect_timeout, what="lock-step games", least=GAMES_PER_BATCH,
+                           lost=lambda number, why: lost_game(number, seed * 1_000_003 + number, why))
     result = merge(records, set(declared or ()))
     result.jobs = jobs if factory is not None else 1
     result.seconds = time.perf_counter() - t0

@@ -48,6 +48,7 @@ class Run:
     fit: Any = None  # the fitted variant (`fit.Fit`), None when no trace was fitted
     faults: list[str] = field(default_factory=list)  # protocol faults (one line per kind)
     toolkit_errors: list[ToolkitError] = field(default_factory=list)  # the toolkit's own bugs (each cost one item)
+    worker_errors: list[str] = field(default_factory=list)  # items a lost --jobs/--cluster worker took with it
 
     @property
     def scenario_results(self) -> list[ScenarioResult]:
@@ -342,6 +343,7 @@ def json_report(run: Run) -> dict[str, Any]:
         "exit_code": run.exit_code,
         "protocol_faults": list(run.faults),
         "toolkit_errors": [{k: v for k, v in e.to_json().items() if k != "trace"} for e in run.toolkit_errors],
+        "worker_errors": list(run.worker_errors),
         "scenario_results": [{**r.as_dict(), "section": r.section, "name": r.name,
                               "root_cause": r.root.text() if r.root else None} for r in run.results],
         "divergences": [d.as_dict() for d in _kept(lock.divergences)] if lock else [],

@@ -70,3 +70,23 @@ def test_unreachable_scheduler_is_a_one_line_error():
     res = CliRunner().invoke(main, ["tournament", "--seats", ",".join(LEVELS), "-n", "2",
                                     "--cluster", "tcp://127.0.0.1:9", "--connect-timeout", "1"])
     assert res.exit_code == 1 and "cannot reach" in res.output
+
+
+def _halve(batch: tuple[int, ...]) -> list[float]:
+    if 13 in batch:
+        raise ValueError("thirteen")
+    return [n / 2 for n in batch]
+
+
+def test_the_shared_helper_keeps_batch_order_and_names_a_failed_batch(cluster):
+    from president.cluster import run_batches
+
+    seen = []
+    got = run_batches(cluster.scheduler_address, _halve,
+                      lambda threads: [tuple(range(s, s + threads)) for s in range(0, 6 * threads, threads)],
+                      lambda b: f"numbers {b[0]}-{b[-1]}", lambda b, r: seen.append(b))
+    threads = len(got[0])
+    assert threads == 2 and [x for r in got for x in r] == [n / 2 for n in range(6 * threads)]
+    assert sorted(seen) == [tuple(range(s, s + threads)) for s in range(0, 6 * threads, threads)]
+    with pytest.raises(ClusterError, match=r"numbers 12-15 failed on the cluster: ValueError: thirteen"):
+        run_batches(cluster.scheduler_address, _halve, [(0, 1), (12, 13, 14, 15)], lambda b: f"numbers {b[0]}-{b[-1]}")
