@@ -9,7 +9,9 @@ deals, seeded deals) and every game is played to `game_over`.
 
 No masking: after a divergence the reference adopts the engine's own state and the game goes on,
 so exchange, scoring and later deals are compared too. A seeded deal belongs to the engine: it is
-compared by its observables (`deals`), unless the engine declares the spec's shuffle. Each
+compared by its observables (`deals`), unless the engine declares the spec's shuffle. A game
+whose engine STATE the rules cannot reach ends there (`unfinished`, with the invariant broken); a
+toolkit bug in one game costs that game (`toolkit_errors`), never the run. Each
 distinct deviation is counted once, with the games and steps where it showed; every game keeps
 its whole `Trace`. Games are independent (each has its own seed): `jobs` splits them by number
 over N engine processes and they are merged in game order, so the result does not depend on N.
@@ -22,12 +24,13 @@ from typing import Any, Callable
 from ..game.engine import Ruleset
 from ..protocol.client import Client
 from ..spec import Spec
-from .games import HOUSE_OPTIONS, Game, Table, game_config, plan_game, random_hands, replay_on_reference
+from .games import Game, Table, game_config, random_hands
 from .jobs import run_parallel
 from .records import Deviation, Divergence, GameRecord, LockstepResult
+from .toolkit import Deadline, guard
 
-__all__ = ["HOUSE_OPTIONS", "Deviation", "Divergence", "GameRecord", "LockstepResult", "game_config", "merge",
-           "plan_game", "random_hands", "replay_on_reference", "run_lockstep"]
+__all__ = ["Deviation", "Divergence", "GameRecord", "LockstepResult", "game_config", "merge", "random_hands",
+           "run_lockstep"]
 
 
 def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
@@ -39,11 +42,19 @@ def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
 
     `jobs` > 1 with a `factory` (one engine client per worker) plays them over that many forked
     workers; `variant`: options the reference plays besides each game's config (a fitted variant)."""
-    table = Table(spec, Ruleset.from_spec(spec), dict(options or {}), set(declared or ()), dict(variant or {}))
+    table = Table(spec, Ruleset.from_spec(spec), dict(options or {}), set(declared or ()), dict(variant or {}),
+                  deadline=Deadline.of(client))
     t0 = time.perf_counter()
 
     def work(engine: Client, number: int) -> GameRecord:
-        return Game(table, engine, number, seed * 1_000_003 + number).play()
+        game = Game(table, engine, number, seed * 1_000_003 + number)
+        with guard("game", f"game {number} (seed {game.rec.seed})", game.rec.trace) as box:
+            return game.play()
+        game.rec.toolkit_error = box.failed  # a toolkit bug costs this game, not the run
+        game.rec.unfinished = f"toolkit error: {box.failed.error}"[:200] if box.failed else "toolkit error"
+        if hasattr(engine, "restart"):  # the engine may be mid-game: start it afresh for the next one
+            engine.restart()
+        return game.rec
 
     records = run_parallel(list(range(games)), work, client, jobs, factory, progress)
     result = merge(records, set(declared or ()))
@@ -67,6 +78,8 @@ def merge(records: list[GameRecord], declared: set[str]) -> LockstepResult:
             seen[0] += count
         if rec.unfinished:
             result.unfinished.append((rec.number, rec.unfinished))
+        if rec.toolkit_error is not None:
+            result.toolkit_errors.append(rec.toolkit_error)
         result.resynced += [(rec.number, why) for why in rec.resynced]
         for div in rec.divergences:
             if div.kind == "error" or div.evidence is None:

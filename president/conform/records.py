@@ -46,6 +46,7 @@ class GameRecord:
     unfinished: str = ""  # why the game stopped before game_over ("" when it was played out)
     resynced: list[str] = field(default_factory=list)  # stretches not compared, and why
     seconds: float = 0.0
+    toolkit_error: Any = None  # toolkit.ToolkitError: the toolkit failed in this game (it stopped there)
 
 
 @dataclass
@@ -83,6 +84,7 @@ class LockstepResult:
     unfinished: list[tuple[int, str]] = field(default_factory=list)  # games not played to game_over, and why
     resynced: list[tuple[int, str]] = field(default_factory=list)  # stretches not compared (game, why)
     jobs: int = 1
+    toolkit_errors: list[Any] = field(default_factory=list)  # toolkit.ToolkitError of games lost to a toolkit bug
 
     @property
     def steps_per_s(self) -> float:
@@ -102,6 +104,7 @@ class LockstepResult:
                 "seconds": round(self.seconds, 3), "jobs": self.jobs,
                 "unfinished": [{"game": g, "why": why} for g, why in self.unfinished],
                 "resynced": [{"game": g, "why": why} for g, why in self.resynced],
+                "toolkit_errors": [e.to_json() for e in self.toolkit_errors],
                 "deviations": [{"clause": d.clause, "house_rule": d.house_rule.label if d.house_rule else None,
                                 "description": d.description, "games": len(d.games), "steps": d.steps,
                                 "first_game": d.first.game} for d in self.deviations.values()]}

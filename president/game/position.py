@@ -30,56 +30,133 @@ class PositionError(ValueError):
     """A STATE that cannot be set up as a reference position."""
 
 
-def game_from_state(rules: Ruleset, config: Config, state: dict[str, Any],
-                    last_ranking: list[int] | None = None) -> GameState:
+class Unfollowable(PositionError):
+    """A STATE no play of the rules reaches: the reference cannot follow an engine there.
+    `clause` names the rule whose invariant it breaks, `message` says how (with the STATE's values)."""
+
+    def __init__(self, clause: str, message: str):
+        self.clause, self.message = clause, message
+        super().__init__(f"{message}: {clause}")
+
+
+def game_from_state(rules: Ruleset, config: Config, state: Any, last_ranking: list[int] | None = None,
+                    deal: int | None = None) -> GameState:
     """A reference game at the position `state` describes (phase play, exchange with the previous
-    deal's `last_ranking`, deal_over or game_over)."""
+    deal's `last_ranking`, deal_over or game_over), after checking that the rules can reach it:
+    the validator of `new_game.position` (`position_game`) for a point of play, and for every phase
+    the invariants of a reachable state (see `reachable`). `deal`: the deal number the caller knows
+    (the reference's own count), in place of the STATE's. Raises `Unfollowable` (a `PositionError`)
+    naming the clause whose invariant the STATE breaks."""
+    if not isinstance(state, dict):
+        raise Unfollowable("protocol", f"STATE must be an object, got {_show(state)}")
     phase = _PHASES.get(state.get("phase"))
     if phase is None:
-        raise PositionError(f"cannot set up a position in phase {state.get('phase')!r}")
+        raise Unfollowable("protocol", f"cannot set up a position in phase {_show(state.get('phase'))}")
     n = config.players
-    hands = [parse_cards(h) for h in state["hands"]]
-    if len(hands) != n:
-        raise PositionError(f"{n} players need {n} hands, got {len(hands)}")
+    hands = _hands(state.get("hands"), n, config.deck)
+    number = deal if deal is not None else state.get("deal", 1)
+    number = _int_or(number, "game.end", "deal", 1, config.deals)
+    scores = state.get("scores", [0] * n)
+    if not isinstance(scores, list) or len(scores) != n or not all(
+            isinstance(s, int) and not isinstance(s, bool) and abs(s) <= MAX_SCORE for s in scores):
+        raise Unfollowable("score.points", f"scores must be {n} integers, got {_show(scores)}")
+    if phase == Phase.PLAY:
+        return _play_position(rules, config, hands, state, number, scores, last_ranking)
     g = GameState.__new__(GameState)
     g.rules, g.config, g.n, g.rng = rules, config, n, None
-    g.hands = hands
-    g.phase, g.deal = phase, int(state.get("deal") or 1)
-    g.scores = list(state.get("scores") or [0] * n)
-    g.finished = list(state.get("finished") or [])
+    g.hands, g.phase, g.deal, g.scores = hands, phase, number, list(scores)
     g.history, g.exchanges, g.pending = [], [], []
-    g._legal = None
-    g.must = 0  # a position: no first-lead card is still due (option.first-lead.holder)
+    g._legal, g.must = None, 0
+    g.reversed, g.trick, g.trick_by, g.passed = False, 0, None, 0
     if phase == Phase.EXCHANGE:
-        if not last_ranking or len(last_ranking) != n:
-            raise PositionError("an exchange position needs the previous deal's ranking")
-        g.to_act, g.reversed, g.trick, g.trick_by, g.passed = state.get("to_act"), False, 0, None, 0
-        g.finished, g.last_ranking = [], list(last_ranking)
+        if number < 2:
+            raise Unfollowable("exchange.order", "an exchange in the first deal: the exchange follows a deal with a ranking")
+        if not last_ranking or sorted(last_ranking) != list(range(n)):
+            raise Unfollowable("exchange.order", "an exchange position needs the previous deal's ranking")
+        g.to_act, g.finished, g.last_ranking = state.get("to_act"), [], list(last_ranking)
         pending = [(r, gv, k, rule) for gv, r, k, rule in g._forced_gives() if k > 0]
         while pending and pending[0][0] != g.to_act:
             pending.pop(0)
         if not pending:
-            raise PositionError(f"seat {g.to_act!r} has no card to give back after ranking {last_ranking}")
+            raise Unfollowable("exchange.order", f"seat {_show(g.to_act)} is to act in the exchange, but has no card "
+                               f"to give back after ranking {last_ranking}")
+        if any(hands[c].bit_count() < k for c, _r, k, _rule in pending):
+            raise Unfollowable("exchange.order", "a seat holds fewer cards than it must give back")
         g.pending = pending
-    elif phase == Phase.PLAY:
-        trick = state.get("trick")
-        g.to_act = state.get("to_act")
-        g.reversed = state.get("order") == "reversed"
-        g.trick = parse_cards(trick["cards"]) if trick else 0
-        g.trick_by = trick["by"] if trick else None
-        g.passed = sum(1 << s for s in state.get("passed") or [])
-        g.last_ranking = list(last_ranking or [])
-    else:  # the deal is over: the table is clear, the ranking decides the next exchange
-        g.to_act, g.reversed, g.trick, g.trick_by, g.passed = None, False, 0, None, 0
-        g.last_ranking = list(g.finished)
+        return g
+    finished = state.get("finished")  # the deal is over: every seat ranked, the last one alone holds cards
+    if not isinstance(finished, list) or sorted(f for f in finished if isinstance(f, int)) != list(range(n)) \
+            or any(isinstance(f, bool) for f in finished):
+        raise Unfollowable("deal.end", f"the deal is over but finished {_show(finished)} does not rank every seat "
+                           f"once")
+    holding = [s for s in range(n) if hands[s]]
+    if any(s != finished[-1] for s in holding):
+        raise Unfollowable("deal.end", f"the deal is over but seat {holding[0]} still holds cards and is not last")
+    if (phase == Phase.GAME_OVER) != (number >= config.deals):
+        raise Unfollowable("game.end", f"phase {state.get('phase')} after deal {number} of {config.deals}")
+    g.to_act, g.finished, g.last_ranking = None, list(finished), list(finished)
     return g
+
+
+def _play_position(rules: Ruleset, config: Config, hands: list[int], state: dict[str, Any], deal: int,
+                   scores: list[int], last_ranking: list[int] | None) -> GameState:
+    n = config.players
+    finished = state.get("finished") or []
+    to_act = state.get("to_act")
+    if isinstance(to_act, int) and not isinstance(to_act, bool) and 0 <= to_act < n and not hands[to_act]:
+        trick = state.get("trick")
+        clause = "flow.out" if trick else "lead.next-active"
+        raise Unfollowable(clause, f"seat {to_act} is to act but has finished")
+    position = {"to_act": to_act, "trick": state.get("trick"), "passed": state.get("passed") or [],
+                "finished": finished, "order": state.get("order", "normal"), "scores": scores, "deal": deal}
+    try:
+        g = position_game(rules, config, hands, position)
+    except BadPosition as exc:
+        raise Unfollowable(exc.rule or _FIELD_CLAUSE.get(exc.field.split("[")[0], "flow.follow"),
+                           str(exc)) from None
+    g.last_ranking = list(last_ranking or [])
+    return g
+
+
+#: The clause whose invariant each field of a point of play embodies (`position_game`'s fields).
+_FIELD_CLAUSE = {"hands": "flow.out", "position.finished": "deal.end", "position.to_act": "turn.order",
+                 "position.order": "revolution.option-off", "position.trick": "trick.end",
+                 "position.trick.by": "trick.end", "position.trick.cards": "play.own-cards",
+                 "position.passed": "pass.final", "position.scores": "score.points", "position.deal": "game.end"}
+
+
+def _int_or(value: Any, clause: str, what: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise Unfollowable(clause, f"{what} must be {low} to {high}, got {_show(value)}")
+    return value
+
+
+def _hands(value: Any, n: int, deck: int) -> list[int]:
+    """The hands of a STATE as masks: n lists of distinct cards of this table's deck."""
+    if not isinstance(value, list) or len(value) != n:
+        raise Unfollowable("setup.players", f"{n} players need {n} hands, got {_show(value)}")
+    out, seen = [], 0
+    for seat, h in enumerate(value):
+        if not isinstance(h, list) or not all(isinstance(c, str) for c in h):
+            raise Unfollowable("protocol", f"hands[{seat}] must be a list of cards, got {_show(h)}")
+        try:
+            mask = parse_cards(h)
+        except CardError as exc:
+            raise Unfollowable("protocol", f"hands[{seat}]: {exc}") from None
+        if mask.bit_count() != len(h) or seen & mask:
+            raise Unfollowable("play.own-cards", f"a card of hands[{seat}] {_show(h)} is held twice")
+        if mask & ~deck:
+            raise Unfollowable("setup.players", f"card {card_list(mask & ~deck)[0]} is not in this table's deck")
+        seen |= mask
+        out.append(mask)
+    return out
 
 
 class BadPosition(PositionError):
     """A `new_game.position` refused: `field` names what is wrong (`position.to_act`, `hands[2]`...)."""
 
-    def __init__(self, field: str, message: str):
-        self.field = field
+    def __init__(self, field: str, message: str, rule: str = ""):
+        self.field, self.rule = field, rule  # rule: the clause a trick that is no play breaks
         super().__init__(f"{field}: {message}")
 
 
@@ -198,7 +275,8 @@ def _trick(rules: Ruleset, config: Config, value: Any, held: int, to_act: int) -
     if not cards:
         raise BadPosition("position.trick.cards", "an empty trick is null, not a trick of no card")
     if cards & held:
-        raise BadPosition("position.trick.cards", f"card {card_list(cards & held)[0]} is also in a hand")
+        raise BadPosition("position.trick.cards", f"card {card_list(cards & held)[0]} is also in a hand",
+                          "play.own-cards")
     if by == to_act:
         raise BadPosition("position.trick.by", f"seat {by} played the trick and is to act: every other seat "
                           "would have passed, and the trick would be over")
@@ -209,5 +287,6 @@ def _trick(rules: Ruleset, config: Config, value: Any, held: int, to_act: int) -
     lead.trick, lead.trick_by, lead.passed, lead.reversed, lead.must = 0, None, 0, False, 0
     why = lead.check(by, cards)
     if why is not None:
-        raise BadPosition("position.trick.cards", f"{' '.join(card_list(cards))} is not a play: {why.message}")
+        raise BadPosition("position.trick.cards", f"{' '.join(card_list(cards))} is not a play: {why.message}",
+                          why.rule)
     return cards, by
