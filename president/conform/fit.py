@@ -125,6 +125,7 @@ class Fit:
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     declared: Variant = ()
+    toolkit_errors: list[ToolkitError] = field(default_factory=list)  # replays (and shrinks) the toolkit failed on
 
     @property
     def line(self) -> str:
@@ -137,6 +138,7 @@ class Fit:
                 "partly_explained": [{"variant": label(j.variant), "removes": j.clauses("removed"),
                                       "adds": j.clauses("added")} for j in self.partly],
                 "full_replays": self.full_replays, "seconds": round(self.seconds, 3),
+                "toolkit_errors": [e.to_json() for e in self.toolkit_errors],
                 "cpu_seconds": round(self.cpu_seconds, 3)}
 
 
@@ -408,14 +410,15 @@ def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = N
     t0, cpu0 = time.perf_counter(), time.process_time()
     spec = rules.spec
     card_key(spec)  # the canonical card order diagnose compares by
-    f = _Fitter(traces, rules, declares_spec_shuffle(declared), deadline, errors if errors is not None else [])
+    errors = errors if errors is not None else []
+    f = _Fitter(traces, rules, declares_spec_shuffle(declared), deadline, errors)
     base = f.replay((n for n in range(len(traces)) if n not in clean), ())
     baseline = list(base.values())
     declared_variant: Variant = tuple(sorted(
         (k, v[0] if isinstance(v, list) and len(v) == 1 else v) for k, v in (declared or {}).items()
         if k in {o.name for o in spec.options} and k not in TABLE_OPTIONS + ("revolution",)
         and not (isinstance(v, list) and len(v) != 1)))
-    result = Fit((), baseline, set(), [], [], declared=declared_variant)
+    result = Fit((), baseline, set(), [], [], declared=declared_variant, toolkit_errors=errors)
     if not baseline:
         result.seconds, result.cpu_seconds = time.perf_counter() - t0, time.process_time() - cpu0
         return result

@@ -71,6 +71,9 @@ def game_from_state(rules: Ruleset, config: Config, state: Any, last_ranking: li
     if phase == Phase.EXCHANGE:
         if number < 2:
             raise Unfollowable("exchange.order", "an exchange in the first deal: the exchange follows a deal with a ranking")
+        if not all(hands):
+            raise Unfollowable("setup.partial-hands", f"seat {hands.index(0)} holds no card in the exchange: a deal "
+                               "gives every seat cards")
         if not last_ranking or sorted(last_ranking) != list(range(n)):
             raise Unfollowable("exchange.order", "an exchange position needs the previous deal's ranking")
         g.to_act, g.finished, g.last_ranking = state.get("to_act"), [], list(last_ranking)
@@ -80,8 +83,8 @@ def game_from_state(rules: Ruleset, config: Config, state: Any, last_ranking: li
         if not pending:
             raise Unfollowable("exchange.order", f"seat {_show(g.to_act)} is to act in the exchange, but has no card "
                                f"to give back after ranking {last_ranking}")
-        if any(hands[c].bit_count() < k for c, _r, k, _rule in pending):
-            raise Unfollowable("exchange.order", "a seat holds fewer cards than it must give back")
+        if any(hands[c].bit_count() <= k for c, _r, k, _rule in pending):  # it received as many before
+            raise Unfollowable("exchange.order", "a seat to give back holds no more cards than it must give")
         g.pending = pending
         return g
     finished = state.get("finished")  # the deal is over: every seat ranked, the last one alone holds cards
