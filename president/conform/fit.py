@@ -8,12 +8,21 @@ its unchanged state after a refusal) and the replay goes on, so one trace counts
 divergences. A candidate **explains** divergences when it removes some and adds none, over all
 traces; it **partly explains** them when it removes some and adds others.
 
-Speed: the baseline replay (the traces' own configs) is done once and cached with the reference
-position before each divergence. A candidate is first tried at those divergent steps only, from
-the cached positions (a step costs about 30 µs); only a candidate that removes a divergence there,
-and is not outdone by another value of its own option, is replayed in full (about 1 s for 200
-games). Pairs are formed only from candidates whose full replay removed something, and replayed in
-full only when the pair removes a divergent step that neither removes alone.
+Every replay goes through the one replay loop (`replay.Replayer`): a STATE the rules cannot reach
+ends that trace's replay. A toolkit error in one replay or one trial is recorded
+(`Fit.toolkit_errors`, kind "fit") and costs that trace under that candidate only; the run's
+deadline (`--budget`) is checked at every reference step.
+
+Speed: the baseline replay (the traces' own configs) is done once, with the reference position
+before each divergence. A candidate is first tried at those divergent steps only (a sample per
+clause), from the cached positions; of each option only the values that remove the most sampled
+steps are replayed in full, and none whose sampled steps a candidate already judged explains. A
+full replay covers the divergent traces and a sample of the others (`CLEAN_SAMPLE`); the fitted
+variant is confirmed on every trace. Replays share per-trace caches: the engine's replies
+canonicalised once, and its legal lists as card masks, compared with the reference's legal actions
+without building the reference's reply. Pairs are formed only from candidates whose full replay
+removed something, and replayed only when the pair removes a divergent step that neither removes
+alone.
 """
 from __future__ import annotations
 
@@ -278,14 +287,16 @@ def configure(rules: Ruleset, variant: Variant) -> Callable[[dict[str, Any]], di
 
 def replay(trace: Trace, number: int, rules: Ruleset, variant: Variant = (),
            cache: TraceCache | None = None, memo: dict[Any, Finding | None] | None = None,
-           spec_shuffle: bool = False, deadline: Deadline = NO_DEADLINE) -> list[Divergent]:
+           spec_shuffle: bool = False, deadline: Deadline = NO_DEADLINE) -> tuple[list[Divergent], int]:
     """The divergences of one trace replayed on the reference under `variant` (`replay.Replayer`:
     after each, the reference takes up the engine's position). A variant the reference refuses for
     this table (a holder card nobody holds) leaves the trace under its own config. The replay ends
-    at a malformed reply (the protocol's business) or a STATE the reference cannot follow."""
+    at a malformed reply (the protocol's business) or a STATE the reference cannot follow: returns
+    the divergences and the last step compared (its reach)."""
     out: list[Divergent] = []
     cmp = _Views(number, cache if cache is not None else TraceCache(len(trace.steps)), memo)
     rep = Replayer(rules, configure(rules, variant), cmp, spec_shuffle, deadline, cmp.legal_same)
+    i = -1
     for i, (req, actual) in enumerate(trace.steps):
         cmp.index = i
         step = rep.step(req, actual)
@@ -298,7 +309,7 @@ def replay(trace: Trace, number: int, rules: Ruleset, variant: Variant = (),
                                  step.expected))
         if step.stop is not None:
             break  # a STATE the reference cannot follow: the rest of the trace is not compared
-    return out
+    return out, i
 
 
 def one_step(d: Divergent, actual: dict[str, Any], rules: Ruleset, variant: Variant, seen: Any = None,
@@ -362,19 +373,23 @@ class _Fitter:
         self.memo: dict[Any, Finding | None] = {}
         self.tables: dict[str, Any] = {}
         self.replays = 0
+        self.reach: dict[int, int] = {}  # how far the baseline replay compared each trace
 
-    def replay(self, numbers: Iterable[int], variant: Variant) -> dict[Key, Divergent]:
-        """The divergences of these traces under `variant`; a trace the toolkit fails on is recorded
-        (`toolkit_errors`, kind fit) and left out of this candidate's count."""
+    def replay(self, numbers: Iterable[int], variant: Variant) -> tuple[dict[Key, Divergent], dict[int, int]]:
+        """The divergences of these traces under `variant`, and how far each was compared (its
+        reach: a STATE the reference cannot follow ends a replay). A trace the toolkit fails on is
+        recorded (`toolkit_errors`, kind fit) and left out of this candidate's count (reach -1)."""
         out: dict[Key, Divergent] = {}
+        reach: dict[int, int] = {}
         for n in numbers:
+            reach[n] = -1
             with guard("fit", f"{label(variant) or 'baseline'} on trace {n} ({self.traces[n].source})",
                        self.traces[n], self.errors):
-                for d in replay(self.traces[n], n, self.rules, variant, self.caches[n], self.memo, self.shuffle,
-                                self.deadline):
-                    out[d.key] = d
+                divs, reach[n] = replay(self.traces[n], n, self.rules, variant, self.caches[n], self.memo,
+                                        self.shuffle, self.deadline)
+                out.update((d.key, d) for d in divs)
         self.replays += 1
-        return out
+        return out, reach
 
     def seen(self, d: Divergent) -> Any:
         views = self.caches[d.key[0]].views
@@ -391,11 +406,11 @@ class _Fitter:
         return False
 
     def judge(self, base: dict[Key, Divergent], variant: Variant, numbers: Iterable[int]) -> Judgement:
-        numbers = list(numbers)
-        under = self.replay(numbers, variant)
-        within = set(numbers)
-        return Judgement(variant, removed=[d for k, d in base.items() if k not in under and k[0] in within],
-                         added=[d for k, d in under.items() if k not in base])
+        """What `variant` removes and adds, step by step where both replays compared: a step past
+        where one of them could follow the engine is neither removed nor added."""
+        under, reach = self.replay(numbers, variant)
+        return Judgement(variant, removed=[d for k, d in base.items() if k not in under and k[1] <= reach.get(k[0], -1)],
+                         added=[d for k, d in under.items() if k not in base and k[1] <= self.reach.get(k[0], -1)])
 
 
 def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = None,
@@ -412,7 +427,8 @@ def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = N
     card_key(spec)  # the canonical card order diagnose compares by
     errors = errors if errors is not None else []
     f = _Fitter(traces, rules, declares_spec_shuffle(declared), deadline, errors)
-    base = f.replay((n for n in range(len(traces)) if n not in clean), ())
+    base, f.reach = f.replay((n for n in range(len(traces)) if n not in clean), ())
+    f.reach.update((n, len(traces[n].steps)) for n in clean)  # compared whole under their own config
     baseline = list(base.values())
     declared_variant: Variant = tuple(sorted(
         (k, v[0] if isinstance(v, list) and len(v) == 1 else v) for k, v in (declared or {}).items()

@@ -412,8 +412,9 @@ class GameState:
         if not trick:
             return None
         t = P.combo(trick, c.sequences, self.rules.min_run)
-        if t is None:
-            raise UnreachableState(f"the trick {' '.join(card_list(trick))} is no combination of this table")
+        if t is None:  # a trick of another table's house rule (a run, set up from a STATE): only a pass follows it
+            return IllegalAction("wrong_kind", P.why_not_combo(trick, c.sequences),
+                                 f"{' '.join(card_list(trick))} is no combination of this table: nothing follows it")
         if t[0] == P.LONE:
             return IllegalAction("not_higher", "option.jokers.wild", "nothing beats a lone joker")
         if a[0] == P.LONE:
@@ -476,7 +477,8 @@ class GameState:
             else:
                 a = P.combo(action, config.sequences, self.rules.min_run)
                 if config.equality and self.trick:  # option.equality.on: an equal play skips the next seat
-                    skip = P.is_equal(a, P.combo(self.trick, config.sequences, self.rules.min_run))  # type: ignore
+                    t = P.combo(self.trick, config.sequences, self.rules.min_run)
+                    skip = t is not None and P.is_equal(a, t)  # type: ignore[arg-type]
                 if config.revolution and a[0] == P.SET and a[1] == self.rules.revolution_cards:  # type: ignore
                     self.reversed = not self.reversed  # a quad, jokers standing in (option.jokers.wild)
                 self.must = 0

@@ -9,6 +9,7 @@ due are those the ranking imposes, from the seat to act on (the forced gives wer
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -43,8 +44,10 @@ def game_from_state(rules: Ruleset, config: Config, state: Any, last_ranking: li
                     deal: int | None = None) -> GameState:
     """A reference game at the position `state` describes (phase play, exchange with the previous
     deal's `last_ranking`, deal_over or game_over), after checking that the rules can reach it:
-    the validator of `new_game.position` (`position_game`) for a point of play, and for every phase
-    the invariants of a reachable state (see `reachable`). `deal`: the deal number the caller knows
+    the validator of `new_game.position` (`position_game`) for a point of play, its trick one
+    combination and its passes ones the spec's options can allow (`widest`: a run, a leader's pass,
+    even at a table without that house rule), and for every phase the invariants of a state the
+    rules reach. `deal`: the deal number the caller knows
     (the reference's own count), in place of the STATE's. Raises `Unfollowable` (a `PositionError`)
     naming the clause whose invariant the STATE breaks."""
     if not isinstance(state, dict):
@@ -113,7 +116,7 @@ def _play_position(rules: Ruleset, config: Config, hands: list[int], state: dict
     position = {"to_act": to_act, "trick": state.get("trick"), "passed": state.get("passed") or [],
                 "finished": finished, "order": state.get("order", "normal"), "scores": scores, "deal": deal}
     try:
-        g = position_game(rules, config, hands, position)
+        g = position_game(rules, config, hands, position, widest(rules, config))
     except BadPosition as exc:
         raise Unfollowable(exc.rule or _FIELD_CLAUSE.get(exc.field.split("[")[0], "flow.follow"),
                            str(exc)) from None
@@ -203,11 +206,22 @@ def _card_mask(value: Any, field: str, deck: int) -> int:
     return mask
 
 
-def position_game(rules: Ruleset, config: Config, hands: list[int], position: Any) -> GameState:
+def widest(rules: Ruleset, config: Config) -> Config:
+    """The table with every combination and pass the spec's options can allow switched on (runs,
+    a leader's pass): what the spec can hold at this table, whatever its house rules."""
+    names = {o.name for o in rules.spec.options}
+    wide = {k: True for k in ("sequences", "leader_may_pass") if k in names}
+    return replace(config, **wide) if wide else config
+
+
+def position_game(rules: Ruleset, config: Config, hands: list[int], position: Any,
+                  allows: Config | None = None) -> GameState:
     """Deal `deal` (1 by default) of a game with `config`, at the point of play `position` gives, with
     these hands (the seats that have finished hold none). Every field is checked for its type, its
-    range and its consistency with the deck and the table; anything else raises `BadPosition`."""
+    range and its consistency with the deck and the table; anything else raises `BadPosition`.
+    `allows`: the table whose plays and passes the trick may hold (default: `config`'s own)."""
     n, deck = config.players, config.deck
+    allows = allows or config
     if not isinstance(position, dict):
         raise BadPosition("position", f"must be an object with at least \"to_act\", got {_show(position)}")
     for key in position:
@@ -244,13 +258,13 @@ def position_game(rules: Ruleset, config: Config, hands: list[int], position: An
         raise BadPosition("position.order", f"must be \"normal\" or \"reversed\", got {_show(order)}")
     if order == "reversed" and not config.revolution:
         raise BadPosition("position.order", "is reversed, but this table plays without revolution")
-    trick, by = _trick(rules, config, position.get("trick"), seen, to_act)
+    trick, by = _trick(rules, config, position.get("trick"), seen, to_act, allows)
     passed = _seats(position.get("passed", []), "position.passed", n)
     for seat in passed:
         if seat in finished or seat == to_act or seat == by:
             why = ("has finished" if seat in finished else "is to act" if seat == to_act else "played the trick")
             raise BadPosition("position.passed", f"seat {seat} {why}: it cannot have passed")
-    if passed and not trick and not config.leader_may_pass:
+    if passed and not trick and not allows.leader_may_pass:
         raise BadPosition("position.passed", "seats passed on an empty table, which only leader_may_pass allows")
     scores = position.get("scores", [0] * n)
     if not isinstance(scores, list) or len(scores) != n:
@@ -266,8 +280,9 @@ def position_game(rules: Ruleset, config: Config, hands: list[int], position: An
     return g
 
 
-def _trick(rules: Ruleset, config: Config, value: Any, held: int, to_act: int) -> tuple[int, int | None]:
-    """(cards, by) of a position's trick: a play the table allows, of cards no hand holds."""
+def _trick(rules: Ruleset, config: Config, value: Any, held: int, to_act: int,
+           allows: Config | None = None) -> tuple[int, int | None]:
+    """(cards, by) of a position's trick: a play the table (`allows`) allows, of cards no hand holds."""
     if value is None:
         return 0, None
     if not isinstance(value, dict) or set(value) != {"cards", "by"}:
@@ -283,13 +298,19 @@ def _trick(rules: Ruleset, config: Config, value: Any, held: int, to_act: int) -
     if by == to_act:
         raise BadPosition("position.trick.by", f"seat {by} played the trick and is to act: every other seat "
                           "would have passed, and the trick would be over")
-    lead = GameState.__new__(GameState)  # could `by` lead these cards on an empty table of this config?
-    lead.rules, lead.config, lead.n, lead.phase, lead.to_act = rules, config, n, Phase.PLAY, by
-    lead.hands = [0] * n
-    lead.hands[by] = cards
-    lead.trick, lead.trick_by, lead.passed, lead.reversed, lead.must = 0, None, 0, False, 0
-    why = lead.check(by, cards)
-    if why is not None:
+    if _lead_check(rules, allows or config, by, cards) is not None:
+        why = _lead_check(rules, config, by, cards)  # named by the table's own rule
+        assert why is not None
         raise BadPosition("position.trick.cards", f"{' '.join(card_list(cards))} is not a play: {why.message}",
                           why.rule)
     return cards, by
+
+
+def _lead_check(rules: Ruleset, config: Config, by: int, cards: int) -> Any:
+    """Why `by` could not lead these cards on an empty table of `config` (None: it could)."""
+    lead = GameState.__new__(GameState)
+    lead.rules, lead.config, lead.n, lead.phase, lead.to_act = rules, config, config.players, Phase.PLAY, by
+    lead.hands = [0] * config.players
+    lead.hands[by] = cards
+    lead.trick, lead.trick_by, lead.passed, lead.reversed, lead.must = 0, None, 0, False, 0
+    return lead.check(by, cards)

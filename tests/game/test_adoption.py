@@ -56,7 +56,12 @@ def random_state(rng: random.Random, players: int, deck: int, consistent: float)
         k = rng.randint(1, 4) if rng.random() > consistent else 1
         trick = {"cards": card_list(sum(1 << c for c in rng.sample(spare, min(k, len(spare))))),
                  "by": rng.choice([s for s in range(players) if s != to_act] or [0])}
-    passed = [s for s in holders if s != to_act and trick and s != trick["by"] and rng.random() < 0.3]
+    run = [4 * r + 3 for r in range(rng.randrange(10), 13)][:3]  # three spades in a row: a run, if unheld
+    if trick is None and rng.random() < 0.3 and all(c in spare for c in run):
+        trick = {"cards": card_list(sum(1 << c for c in run)),
+                 "by": rng.choice([s for s in range(players) if s != to_act] or [0])}
+    by = trick["by"] if trick else None
+    passed = [s for s in holders if s != to_act and s != by and rng.random() < 0.3]  # on an empty trick too
     phase = rng.choice(["play"] * 6 + ["exchange", "deal_over", "game_over"] + ["bogus"] * (rng.random() > consistent))
     if phase in ("deal_over", "game_over") and rng.random() < consistent:
         finished = empty + [s for s in holders][:1] + [s for s in holders[1:]]
