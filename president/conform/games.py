@@ -23,7 +23,7 @@ from ..protocol.client import Client, ProtocolViolation
 from ..protocol.server import Session
 from ..scenarios.model import action_notation, card_key, check_state_shape
 from ..spec import Spec
-from .deals import declares_spec_shuffle
+from .deals import declares_spec_shuffle, is_seeded
 from .diagnose import Evidence, Finding, SchemaSampler, diverge, note_kind, representation_notes, rule_view
 from .records import Divergence, GameRecord
 from .replay import Replayer, Step, Unfollowable, override
@@ -310,6 +310,10 @@ class Game:
             index = len(self.rec.trace.steps)
             self.rec.trace.add(req, actual)
             self._remember(req, actual)
+            if is_seeded(req):  # compared by its observables: its shape is checked here
+                problem = protocol_problem(self.table.schemas, req["cmd"], actual)
+                if problem is not None:
+                    self._diverged(index, Step(req, {"ok": True}, actual, problem, self.ref.game, self.before))
             step = self.rep.step(req, actual)
             if step.finding is None:
                 self._agreed(step)
@@ -321,7 +325,7 @@ class Game:
                 break
             if step.adopted:
                 self.engine_state = actual["state"]
-                self.adoptions += 1 if not step.seeded or step.finding is not None else 0
+                self.adoptions += 1
                 if self.adoptions > MAX_ADOPT:
                     raise GameStopped(f"stopped after {MAX_ADOPT} divergences")
         return clean

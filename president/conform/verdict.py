@@ -241,7 +241,8 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
     merged = _merge_root_causes(found)
     if engine is not None and shrink_budget > 0:
         for dev in merged:  # a toolkit bug in one shrink costs that minimal scenario, not the run
-            with guard("shrink", dev.clause, dev.samples[0].requests if dev.samples else (), fitted.toolkit_errors):
+            sent = [(r, None) for r in dev.samples[0].requests] if dev.samples else []  # its requests (replies unkept)
+            with guard("shrink", dev.clause, sent, fitted.toolkit_errors):
                 shrink_deviation(dev, engine, rules, shrink_budget, dict(fitted.variant))
     return sorted(merged, key=lambda d: (tuple(-w for w in d.weight), d.clause)), fitted
 

@@ -146,3 +146,20 @@ def test_a_seeded_deviation_explained_by_a_variant_shrinks() -> None:
     dev.samples = [Evidence([req], {"ok": True}, {"ok": True}, None, "setup.dealing")]
     shrink_deviation(dev, InProcessClient(SeatOneDeals), RULES, budget=5.0)
     assert dev.gherkin and dev.minimal_size is not None
+
+
+def test_a_toolkit_bug_in_one_shrink_is_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    from president.conform import verdict
+
+    client = InProcessClient(TurnToFinished)
+    res = run_lockstep(SPEC, client, games=4, seed=2, options=OPTIONS)
+
+    def buggy(dev: Any, *args: Any, **kwargs: Any) -> None:
+        raise ValueError(f"planted in {dev.clause}")
+
+    monkeypatch.setattr(verdict, "shrink_deviation", buggy)
+    devs, fitted = verdict.diagnose_fit([], res, OPTIONS, RULES, client, shrink_budget=1.0)
+    assert devs and len(fitted.toolkit_errors) == len(devs)
+    assert {e.kind for e in fitted.toolkit_errors} == {"shrink"}
+    assert all(e.trace and e.trace[0][0]["cmd"] == "new_game" for e in fitted.toolkit_errors)
+    assert fitted.as_dict()["toolkit_errors"][0]["error"].startswith("ValueError: planted in ")
