@@ -30,8 +30,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from ..errors import CardError, IllegalAction
-from ..game.cards import CARD_NAMES, parse_cards
+from ..errors import IllegalAction
+from ..game.cards import CARD_NAMES
 from ..game.engine import GameState, Phase, Ruleset
 from ..protocol.client import ProtocolViolation
 from ..protocol.server import Session
@@ -163,6 +163,7 @@ def _config(base: dict[str, Any], variant: Variant, defaults: dict[str, Any]) ->
 
 
 _ORDER = {name: i for i, name in enumerate(CARD_NAMES)}
+_BIT = {name: 1 << i for i, name in enumerate(CARD_NAMES)}
 _UNSEEN = object()  # a reply not canonicalised yet
 
 
@@ -259,6 +260,7 @@ def legal_masks(reply: Any) -> frozenset[tuple[bool, int]] | None:
     if not isinstance(reply, dict) or not reply.get("ok") or not isinstance(reply.get("actions"), list):
         return None
     out = set()
+    bit = _BIT
     try:
         for a in reply["actions"]:
             kind = a.get("type")
@@ -266,13 +268,15 @@ def legal_masks(reply: Any) -> frozenset[tuple[bool, int]] | None:
                 out.add((False, 0))
             elif kind in ("play", "give") and a.get("cards"):
                 cards = a["cards"]
-                mask = parse_cards(cards)
+                mask = 0
+                for c in cards:
+                    mask |= bit[c]
                 if mask.bit_count() != len(cards):
                     return None
                 out.add((kind == "give", mask))
             else:
                 return None
-    except (CardError, TypeError, AttributeError):
+    except (KeyError, TypeError, AttributeError):  # a card name the deck does not know, a malformed action
         return None
     return frozenset(out) if len(out) == len(reply["actions"]) else None
 
