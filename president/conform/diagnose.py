@@ -20,7 +20,7 @@ from ..game.engine import Ruleset
 from ..game.position import PositionError, game_from_state
 from ..protocol.server import Session
 from ..scenarios.model import LATITUDE, action_notation, canonical_state, sort_cards
-from .deals import is_seeded, round_robin
+from .deals import round_robin
 
 RULE_FIELDS = ("phase", "deal", "to_act", "order", "trick", "passed", "hands", "finished", "scores")
 

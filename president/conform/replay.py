@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from ..errors import IllegalAction
 from ..game.cards import parse_cards
-from ..game.engine import GameState, Phase, Ruleset, UnreachableState
+from ..game.engine import GameState, Phase, Ruleset
 from ..game.position import Unfollowable, game_from_state
 from ..protocol.client import ProtocolViolation
 from ..protocol.server import Session
@@ -260,17 +260,4 @@ class Replayer:
         return step
 
 
-def follow(rules: Ruleset, steps: Any, **options: Any) -> tuple[Replayer, list[Step]]:
-    """Replay (request, reply) pairs to the end (or to a STATE that cannot be followed)."""
-    rep = Replayer(rules, **options)
-    out = []
-    for req, actual in steps:
-        step = rep.step(req, actual)
-        out.append(step)
-        if step.stop is not None:
-            break
-    return rep, out
-
-
-__all__ = ["Replayer", "Step", "Unfollowable", "UnreachableState", "compare_rules", "follow", "override",
-           "refusal_rule"]
+__all__ = ["Replayer", "Step", "Unfollowable", "compare_rules", "override", "refusal_rule"]
