@@ -272,16 +272,24 @@ class Game:
         self.config = game_config(self.rng, t.spec, t.options)
         self.seeded = t.seeded and self.rng.random() < SEEDED_SHARE
         try:
-            self._start()
-            while self.ref.game is not None and self.ref.game.phase != Phase.GAME_OVER:
+            first = self._start()
+            while first or (self.ref.game is not None and self.ref.game.phase != Phase.GAME_OVER):
                 if self.rec.requests > MAX_REQUESTS:
                     raise GameStopped(f"stopped after {MAX_REQUESTS} requests")
-                pairs, _end = plan_segment(t.spec, self.ref, self.rng, self.segment, self.seeded, t.spec_shuffle,
-                                           self._choose if self.adoptions else None)
+                start = self.ref
+                if first:  # the first segment is planned from the new game, and pipelined with it
+                    start = Session(self.rules)
+                    start.handle(self.rep.request(first[0]))
+                pairs = plan_segment(t.spec, start, self.rng, self.segment, self.seeded, t.spec_shuffle,
+                                     self._choose if self.adoptions else None)[0] if start.game is not None else []
                 deal = pairs.pop() if pairs and pairs[-1][1] is None else None
-                if not pairs and deal is None:
+                reqs, first = first + [r for r, _ in pairs], []
+                if not reqs and deal is None:
                     raise GameStopped("no request left to play")
-                clean = not pairs or self._segment([r for r, _ in pairs])
+                clean = not reqs or self._segment(reqs)
+                if self.ref.game is None:
+                    raise GameStopped(f"the reference refuses this table: {self.rep.request(reqs[0])['config']}"
+                                      [:200])
                 if deal is not None and clean:
                     clean = self._segment([deal[0]])  # a deal the engine makes from its seed goes alone
                 if clean and self.segment is not None:
@@ -291,15 +299,19 @@ class Game:
         self.rec.seconds = time.perf_counter() - t0
         return self.rec
 
-    def _start(self) -> None:
-        """Start the game: a new_game with explicit hands, or dealt from a seed (alone)."""
+    def _start(self) -> list[dict[str, Any]]:
+        """The game's new_game, to pipeline with the first segment; a deal the engine makes from its
+        own seed goes alone (the reference plans from the engine's hands), and [] is returned."""
         if self.seeded:
             req = {"cmd": "new_game", "config": self.config, "seed": self.rng.randrange(1 << 31)}
+            if not self.table.spec_shuffle:
+                self._segment([req])
+                if self.ref.game is None:
+                    raise GameStopped(f"the reference refuses this table: {self.rep.request(req)['config']}"[:200])
+                return []
         else:
             req = {"cmd": "new_game", "config": self.config, "hands": _hands_for(self.rng, self.table.spec, self.config)}
-        self._segment([req])
-        if self.ref.game is None:
-            raise GameStopped(f"the reference refuses this table: {self.rep.request(req)['config']}"[:200])
+        return [req]
 
     def _segment(self, reqs: list[dict[str, Any]]) -> bool:
         """Pipeline the planned requests, replay every reply on the reference (`Replayer.step`); True
