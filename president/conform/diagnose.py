@@ -20,7 +20,7 @@ from ..game.engine import Ruleset
 from ..game.position import PositionError, game_from_state
 from ..protocol.server import Session
 from ..scenarios.model import LATITUDE, action_notation, canonical_state, sort_cards
-from .deals import is_seeded, round_robin
+from .deals import round_robin
 
 RULE_FIELDS = ("phase", "deal", "to_act", "order", "trick", "passed", "hands", "finished", "scores")
 
@@ -253,50 +253,21 @@ class SchemaSampler:
 
 def root_cause(sent: list[tuple[dict[str, Any], Any]], rules: Any = None,
                spec_shuffle: bool = False) -> tuple[Finding, Evidence] | None:
-    """Replay what an engine was sent on the reference: the first rule divergence of its replies.
-    A seeded deal is compared by its observables (`deals`), unless the engine declares the
-    spec's shuffle (`spec_shuffle`); the reference then goes on with the engine's hands."""
+    """Replay what an engine was sent on the reference (`replay.Replayer`): the first rule
+    divergence of its replies. A seeded deal is compared by its observables (`deals`), unless the
+    engine declares the spec's shuffle (`spec_shuffle`); the reference then goes on with the
+    engine's hands. A malformed reply is the protocol's business, not a rule's (None)."""
     from ..game.position import reference_rules
+    from .replay import Replayer
 
-    rules = rules or reference_rules()
-    ref = Session(rules)
-    before: dict[str, Any] | None = None
-    for req, actual in sent:
-        if is_seeded(req) and not spec_shuffle and isinstance(actual, dict) and isinstance(actual.get("ok"), bool):
-            try:
-                finding, expected, adopted = check_seeded(req, ref, actual, before, rules)
-            except Exception:  # noqa: BLE001 - a malformed reply is the protocol's business, not a rule's
+    rep = Replayer(rules or reference_rules(), spec_shuffle=spec_shuffle)
+    for upto, (req, actual) in enumerate(sent):
+        step = rep.step(req, actual)
+        if step.finding is not None:
+            if step.finding.kind == "protocol":
                 return None
-            if finding is not None:
-                upto = next(i for i, (r, _) in enumerate(sent) if r is req)
-                return finding, Evidence([r for r, _ in sent[:upto + 1]], expected, actual,
-                                         rule_view(before) if before else None, finding.clause)
-            if adopted is not None:
-                ref = adopted
-                before = expected["state"]
-            continue
-        game = ref.game
-        refusal = None
-        if req.get("cmd") == "legal" and game is not None:
-            def refusal(text: str, game=game) -> str:  # noqa: E306 - the reference's own check
-                from ..game.cards import parse_cards
-                action = _action_of(text)
-                err = game.check(game.to_act, parse_cards(action.get("cards", [])), give=action["type"] == "give")
-                return err.rule if err is not None else ""
-        expected = ref.handle(req)
-        if not isinstance(actual, dict) or not isinstance(actual.get("ok"), bool):
-            return None
-        try:
-            finding = diverge(req, expected, actual, before, refusal)
-        except Exception:  # noqa: BLE001 - a malformed reply is the protocol's business, not a rule's
-            return None
-        if finding is not None:
-            requests = [r for r, _ in sent[:len(sent)]]
-            upto = next(i for i, (r, _) in enumerate(sent) if r is req)
-            return finding, Evidence(requests[:upto + 1], expected, actual,
-                                     rule_view(before) if before else None, finding.clause)
-        if expected.get("ok") and "state" in expected:
-            before = expected["state"]
+            return step.finding, Evidence([r for r, _ in sent[:upto + 1]], step.expected, actual,
+                                          rule_view(step.before) if step.before else None, step.finding.clause)
     return None
 
 
@@ -363,7 +334,8 @@ def check_seeded(req: dict[str, Any], ref: Session, actual: Any, before: dict[st
         expected = {**expected, "state": {**expected["state"], "hands": [list(h) for h in hands]}}
         try:
             ranking = last_ranking if last_ranking is not None else ref.game.last_ranking  # type: ignore[union-attr]
-            adopted.game = game_from_state(rules, config, canonical_state(state), ranking)
+            deal = ref.game.deal + 1 if ref.game is not None else None  # the reference keeps its count of deals
+            adopted.game = game_from_state(rules, config, canonical_state(state), ranking, deal)
         except (PositionError, KeyError, TypeError, ValueError):
             adopted = None  # type: ignore[assignment]
     return diverge(req, expected, actual, before), expected, adopted

@@ -8,27 +8,39 @@ its unchanged state after a refusal) and the replay goes on, so one trace counts
 divergences. A candidate **explains** divergences when it removes some and adds none, over all
 traces; it **partly explains** them when it removes some and adds others.
 
-Speed: the baseline replay (the traces' own configs) is done once and cached with the reference
-position before each divergence. A candidate is first tried at those divergent steps only, from
-the cached positions (a step costs about 30 µs); only a candidate that removes a divergence there,
-and is not outdone by another value of its own option, is replayed in full (about 1 s for 200
-games). Pairs are formed only from candidates whose full replay removed something, and replayed in
-full only when the pair removes a divergent step that neither removes alone.
+Every replay goes through the one replay loop (`replay.Replayer`): a STATE the rules cannot reach
+ends that trace's replay. A toolkit error in one replay or one trial is recorded
+(`Fit.toolkit_errors`, kind "fit") and costs that trace under that candidate only; the run's
+deadline (`--budget`) is checked at every reference step.
+
+Speed: the baseline replay (the traces' own configs) is done once, with the reference position
+before each divergence. A candidate is first tried at those divergent steps only (a sample per
+clause), from the cached positions; of each option only the values that remove the most sampled
+steps are replayed in full, and none whose sampled steps a candidate already judged explains. A
+full replay covers the divergent traces and a sample of the others (`CLEAN_SAMPLE`); the fitted
+variant is confirmed on every trace. Replays share per-trace caches: the engine's replies
+canonicalised once, and its legal lists as card masks, compared with the reference's legal actions
+without building the reference's reply. Pairs are formed only from candidates whose full replay
+removed something, and replayed only when the pair removes a divergent step that neither removes
+alone.
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
-from ..game.cards import CARD_NAMES, parse_cards
-from ..game.engine import GameState, Ruleset
-from ..game.position import PositionError, game_from_state
+from ..errors import IllegalAction
+from ..game.cards import CARD_NAMES
+from ..game.engine import GameState, Phase, Ruleset
+from ..protocol.client import ProtocolViolation
 from ..protocol.server import Session
-from ..scenarios.model import LATITUDE, STATE_FIELDS, action_notation, canonical_state, card_key, notation_action
+from ..scenarios.model import LATITUDE, STATE_FIELDS, action_notation, card_key
 from ..spec import HOLDER_PATTERN, Spec
-from .deals import declares_spec_shuffle, is_seeded
-from .diagnose import Finding, check_seeded, diverge, rule_view
+from .deals import declares_spec_shuffle
+from .diagnose import Finding
+from .replay import Replayer, compare_rules, refusal_rule
+from .toolkit import NO_DEADLINE, Deadline, ToolkitError, guard
 from .trace import Trace
 
 Variant = tuple[tuple[str, Any], ...]  # sorted (option, value) pairs
@@ -37,9 +49,14 @@ Key = tuple[int, int, str]  # (trace number, step number, clause)
 #: Options every new_game already sets (its table), never a house rule the engine chooses.
 TABLE_OPTIONS = ("deals",)
 #: Divergent steps (per clause) a candidate is first tried at.
-SAMPLES_PER_CLAUSE = 8
+SAMPLES_PER_CLAUSE = 24
 #: Candidates replayed in full, at most (singles, then pairs).
 MAX_FULL_REPLAYS = 10
+#: Values of one option replayed in full, at most (those removing the most sampled steps).
+VALUES_PER_OPTION = 2
+#: Traces without a divergence a candidate is judged on besides the divergent ones (the fitted
+#: variant is confirmed on every trace).
+CLEAN_SAMPLE = 24
 
 
 def label(variant: Variant) -> str:
@@ -117,6 +134,7 @@ class Fit:
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     declared: Variant = ()
+    toolkit_errors: list[ToolkitError] = field(default_factory=list)  # replays (and shrinks) the toolkit failed on
 
     @property
     def line(self) -> str:
@@ -129,46 +147,24 @@ class Fit:
                 "partly_explained": [{"variant": label(j.variant), "removes": j.clauses("removed"),
                                       "adds": j.clauses("added")} for j in self.partly],
                 "full_replays": self.full_replays, "seconds": round(self.seconds, 3),
+                "toolkit_errors": [e.to_json() for e in self.toolkit_errors],
                 "cpu_seconds": round(self.cpu_seconds, 3)}
 
 
-_DEFAULTS: dict[str, Any] = {}
-
-
-def _config(base: dict[str, Any], variant: Variant) -> dict[str, Any]:
+def _config(base: dict[str, Any], variant: Variant, defaults: dict[str, Any]) -> dict[str, Any]:
     """The table's config under the variant: a candidate value replaces an option the new_game
-    leaves out or sets to the spec default, never a value the request chose (a scenario testing
-    that value, a declared variant)."""
-    if not _DEFAULTS:
-        from ..spec import default_spec
-        _DEFAULTS.update({o.name: o.default for o in default_spec().options})
+    leaves out or sets to the spec default (`defaults`), never a value the request chose (a
+    scenario testing that value, a declared variant)."""
     cfg = dict(base)
     for k, v in variant:
-        if k not in cfg or (type(cfg[k]) is type(_DEFAULTS.get(k)) and cfg[k] == _DEFAULTS.get(k)):
+        if k not in cfg or (type(cfg[k]) is type(defaults.get(k)) and cfg[k] == defaults.get(k)):
             cfg[k] = v
     return cfg
 
 
-def _refusal(game: GameState | None):
-    if game is None:
-        return None
-
-    def why(text: str) -> str:
-        action = notation_action(text)
-        err = game.check(game.to_act, parse_cards(action.get("cards", [])), give=action["type"] == "give")
-        return err.rule if err is not None else ""
-    return why
-
-
 _ORDER = {name: i for i, name in enumerate(CARD_NAMES)}
+_BIT = {name: 1 << i for i, name in enumerate(CARD_NAMES)}
 _UNSEEN = object()  # a reply not canonicalised yet
-
-
-def _seen(views: list[list[Any]], d: "Divergent", actual: Any) -> Any:
-    t, i = d.key[0], d.key[1]
-    if views[t][i] is _UNSEEN:
-        views[t][i] = view(actual)
-    return views[t][i]
 
 
 def _sorted(cards: Any) -> list[str]:
@@ -206,147 +202,135 @@ def view(reply: Any, reference: bool = False) -> Any:
             notes = (" ".join(a["cards"]) if a.get("type") == "play" else action_notation(a)
                      for a in reply["actions"]) if reference else (action_notation(a) for a in reply["actions"])
             return ("legal", reply.get("player"), frozenset(notes))
-    except Exception:  # noqa: BLE001 - a malformed reply: never equal to the reference's
+    except (ProtocolViolation, KeyError, TypeError, AttributeError):  # a malformed reply: never equal
         return ("malformed", id(reply))
     return (True,)
 
 
-def replay(trace: Trace, number: int, rules: Ruleset, variant: Variant = (),
-           views: list[Any] | None = None, memo: dict[Any, Finding | None] | None = None,
-           spec_shuffle: bool = False) -> list[Divergent]:
-    """The divergences of one trace replayed on the reference under `variant`; after each, the
-    reference takes up the engine's position. A variant the reference refuses for this table (a
-    holder card nobody holds) leaves the trace under its own config."""
-    out: list[Divergent] = []
-    views = views if views is not None else [_UNSEEN] * len(trace.steps)
-    ref = Session(rules)
-    before: dict[str, Any] | None = None
-    config: dict[str, Any] = {}
-    for i, (req, actual) in enumerate(trace.steps):
-        if not isinstance(actual, dict) or not isinstance(actual.get("ok"), bool):
-            break  # no reply: the protocol's business
-        cmd = req.get("cmd")
-        if is_seeded(req) and not spec_shuffle:  # the engine's own shuffle: compared by its observables
-            sent = req
-            if cmd == "new_game":
-                config = dict(req.get("config") or {})
-                try:
-                    _table(rules, _config(config, variant))
-                    config = _config(config, variant)
-                    sent = dict(req, config=config)
-                except Exception:  # noqa: BLE001 - the reference refuses the variant here: the table's own
-                    pass
-            snapshot = ref.game.copy() if ref.game is not None else None
-            try:
-                finding, expected, adopted = check_seeded(sent, ref, actual, before, rules)
-            except Exception:  # noqa: BLE001 - a malformed reply is the protocol's business
-                break
-            if finding is None:
-                if adopted is not None:
-                    ref, before = adopted, expected["state"]
-                continue
-            if finding.kind == "protocol":
-                break
-            out.append(Divergent((number, i, finding.clause), finding, req, snapshot, config, expected))
-            if not _adopt(ref, rules, config, actual):
-                break
-            before = ref.game.to_wire() if ref.game is not None else before
-            continue
-        if cmd == "new_game":
-            config = dict(req.get("config") or {})
-            if variant:
-                trial = dict(req, config=_config(config, variant))
-                expected = ref.handle(trial)
-                if not expected.get("ok"):
-                    expected = ref.handle(req)
-                else:
-                    config = trial["config"]
-            else:
-                expected = ref.handle(req)
-            snapshot = None
-        else:  # an act or a deal changes the reference in place: keep the position before it
-            snapshot = (ref.game.copy() if cmd in ("act", "deal") else ref.game) if ref.game is not None else None
-            expected = ref.handle(req)
-        seen = view(expected, reference=True)
+class TraceCache:
+    """What every replay of one trace reuses: the engine's replies canonicalised (`views`) and its
+    legal lists as card masks (`legal`), each computed the first time a replay needs it."""
+
+    def __init__(self, steps: int):
+        self.views: list[Any] = [_UNSEEN] * steps
+        self.legal: dict[int, Any] = {}
+
+
+class _Views:
+    """The fit's comparison of one trace's replies (with its `TraceCache`); the finding of one
+    answer at one step is computed once (`memo`)."""
+
+    def __init__(self, number: int, cache: TraceCache, memo: dict[Any, Finding | None] | None):
+        self.number, self.views, self.legal, self.memo, self.index = number, cache.views, cache.legal, memo, 0
+
+    def __call__(self, req: dict[str, Any], expected: dict[str, Any], actual: Any, before: dict[str, Any] | None,
+                 refusal: Any) -> Finding | None:
         if actual == expected:
-            if expected.get("ok") and "state" in expected:
-                before = expected["state"]
-            continue
-        if views[i] is _UNSEEN:  # the engine's reply, canonicalised once for every replay
-            views[i] = view(actual)
-        if views[i] == seen:
-            if expected.get("ok") and "state" in expected:
-                before = expected["state"]
-            continue
-        memo_key = (number, i, repr(seen))  # the same answer at the same step: the same finding
-        if memo is not None and memo_key in memo:
-            finding = memo[memo_key]
-        else:
-            try:
-                finding = diverge(req, expected, actual, before, _refusal(snapshot) if cmd == "legal" else None)
-            except Exception:  # noqa: BLE001 - a malformed reply is the protocol's business
+            return None
+        i = self.index
+        seen = view(expected, reference=True)
+        if self.views[i] is _UNSEEN:
+            self.views[i] = view(actual)
+        if self.views[i] == seen:
+            return None
+        key = (self.number, i, repr(seen))  # the same answer at the same step: the same finding
+        if self.memo is not None and key in self.memo:
+            return self.memo[key]
+        finding = compare_rules(req, expected, actual, before, refusal)
+        if self.memo is not None:
+            self.memo[key] = finding
+        return finding
+
+    def legal_same(self, actual: Any, game: GameState) -> bool:
+        """Is the engine's reply to `legal` at this step the reference's at `game` (same seat, same
+        set of actions)? The engine's list is read once for every replay (`legal_masks`)."""
+        masks = self.legal.get(self.index, _UNSEEN)
+        if masks is _UNSEEN:
+            masks = self.legal[self.index] = legal_masks(actual)
+        if masks is None or actual.get("player") != game.to_act:
+            return False
+        give = game.phase == Phase.EXCHANGE
+        mine = game.legal_actions() if game.phase in (Phase.PLAY, Phase.EXCHANGE) else []
+        return len(mine) == len(masks) and masks == frozenset((give, a) for a in mine)
+
+
+def legal_masks(reply: Any) -> frozenset[tuple[bool, int]] | None:
+    """An engine's `legal` list as (give, card mask) pairs (a pass is the empty play), or None when
+    it cannot be read that way or lists an action twice (then compared in full)."""
+    if not isinstance(reply, dict) or not reply.get("ok") or not isinstance(reply.get("actions"), list):
+        return None
+    out = set()
+    bit = _BIT
+    try:
+        for a in reply["actions"]:
+            kind = a.get("type")
+            if kind == "pass":
+                out.add((False, 0))
+            elif kind in ("play", "give") and a.get("cards"):
+                cards = a["cards"]
+                mask = 0
+                for c in cards:
+                    mask |= bit[c]
+                if mask.bit_count() != len(cards):
+                    return None
+                out.add((kind == "give", mask))
+            else:
+                return None
+    except (KeyError, TypeError, AttributeError):  # a card name the deck does not know, a malformed action
+        return None
+    return frozenset(out) if len(out) == len(reply["actions"]) else None
+
+
+def configure(rules: Ruleset, variant: Variant) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
+    """The new_game config under `variant` (`_config`, with the defaults of the rules' own spec)."""
+    if not variant:
+        return None
+    defaults = {o.name: o.default for o in rules.spec.options}
+    return lambda config: _config(config, variant, defaults)
+
+
+def replay(trace: Trace, number: int, rules: Ruleset, variant: Variant = (),
+           cache: TraceCache | None = None, memo: dict[Any, Finding | None] | None = None,
+           spec_shuffle: bool = False, deadline: Deadline = NO_DEADLINE) -> tuple[list[Divergent], int]:
+    """The divergences of one trace replayed on the reference under `variant` (`replay.Replayer`:
+    after each, the reference takes up the engine's position). A variant the reference refuses for
+    this table (a holder card nobody holds) leaves the trace under its own config. The replay ends
+    at a malformed reply (the protocol's business) or a STATE the reference cannot follow: returns
+    the divergences and the last step compared (its reach)."""
+    out: list[Divergent] = []
+    cmp = _Views(number, cache if cache is not None else TraceCache(len(trace.steps)), memo)
+    rep = Replayer(rules, configure(rules, variant), cmp, spec_shuffle, deadline, cmp.legal_same)
+    i = -1
+    for i, (req, actual) in enumerate(trace.steps):
+        cmp.index = i
+        step = rep.step(req, actual)
+        if step.finding is not None:
+            if step.finding.kind == "protocol":
                 break
-            if memo is not None:
-                memo[memo_key] = finding
-        if finding is None:
-            if expected.get("ok") and "state" in expected:
-                before = expected["state"]
-            continue
-        if finding.kind == "protocol":
-            break
-        out.append(Divergent((number, i, finding.clause), finding, req,
-                             snapshot.copy() if snapshot is not None and cmd == "legal" else snapshot, config,
-                             expected))
-        if actual.get("ok") and isinstance(actual.get("state"), dict):
-            if not _adopt(ref, rules, config, actual):
-                break  # a position the reference cannot take up: the rest of the trace is not compared
-            before = ref.game.to_wire() if ref.game is not None else before
-        elif not actual.get("ok") and expected.get("ok"):
-            ref.game = snapshot  # the engine refused: its state is unchanged
-    return out
+            position = step.position.copy() if step.position is not None and req.get("cmd") == "legal" \
+                else step.position
+            out.append(Divergent((number, i, step.finding.clause), step.finding, req, position, dict(rep.config),
+                                 step.expected))
+        if step.stop is not None:
+            break  # a STATE the reference cannot follow: the rest of the trace is not compared
+    return out, i
 
 
-def _adopt(ref: Session, rules: Ruleset, config: dict[str, Any], actual: dict[str, Any]) -> bool:
-    """The reference takes up the engine's position (False when it cannot, or the engine refused)."""
-    if not actual.get("ok") or not isinstance(actual.get("state"), dict):
-        return False
-    try:
-        last = ref.game.last_ranking if ref.game is not None else []
-        ref.game = game_from_state(rules, _table(rules, config), canonical_state(actual["state"]), last)
-        return True
-    except Exception:  # noqa: BLE001 - PositionError, or a STATE the reference cannot read
-        return False
-
-
-_TABLES: dict[tuple[int, str], Any] = {}
-
-
-def _table(rules: Ruleset, config: dict[str, Any]) -> Any:
-    key = (id(rules), repr(sorted(config.items())))
-    if key not in _TABLES:
-        if len(_TABLES) > 4096:
-            _TABLES.clear()
-        _TABLES[key] = rules.config(**config)
-    return _TABLES[key]
-
-
-def replay_all(traces: list[Trace], rules: Ruleset, variant: Variant = (),
-               views: list[list[Any]] | None = None, memo: dict[Any, Finding | None] | None = None,
-               spec_shuffle: bool = False) -> dict[Key, Divergent]:
-    out: dict[Key, Divergent] = {}
-    for n, trace in enumerate(traces):
-        for d in replay(trace, n, rules, variant, views[n] if views is not None else None, memo, spec_shuffle):
-            out[d.key] = d
-    return out
-
-
-def one_step(d: Divergent, actual: dict[str, Any], rules: Ruleset, variant: Variant, seen: Any = None) -> bool:
-    """Does the reference under `variant`, from the cached position, answer this step as the engine did?"""
+def one_step(d: Divergent, actual: dict[str, Any], rules: Ruleset, variant: Variant, seen: Any = None,
+             tables: dict[str, Any] | None = None) -> bool:
+    """Does the reference under `variant`, from the cached position, answer this step as the engine
+    did? `tables`: the configs already built, by their options (owned by the caller's fit)."""
     req = d.request
-    cfg = _config(d.config, variant)
-    try:
-        config = _table(rules, cfg)
-    except Exception:  # noqa: BLE001 - the reference refuses this table under the variant
+    cfg = _config(d.config, variant, {o.name: o.default for o in rules.spec.options})
+    key = repr(sorted(cfg.items()))
+    tables = tables if tables is not None else {}
+    if key not in tables:
+        try:
+            tables[key] = rules.config(**cfg)
+        except IllegalAction:  # the reference refuses this table under the variant
+            tables[key] = None
+    config = tables[key]
+    if config is None:
         return False
     s = Session(rules)
     if req.get("cmd") == "new_game":
@@ -359,7 +343,7 @@ def one_step(d: Divergent, actual: dict[str, Any], rules: Ruleset, variant: Vari
         game.config, game._legal = config, None
         holder = config.holder
         if game.deal == 1 and holder is not None and not any(dl == 1 and a for dl, _s, a in game.history):
-            game.must = 1 << holder
+            game.must = 1 << holder if game.to_act is not None and game.hands[game.to_act] >> holder & 1 else 0
         elif holder is None:
             game.must = 0
         s.game = game
@@ -367,10 +351,9 @@ def one_step(d: Divergent, actual: dict[str, Any], rules: Ruleset, variant: Vari
     if actual == expected or (seen if seen is not None else view(actual)) == view(expected, reference=True):
         return True
     before = d.before.to_wire() if d.before is not None else None
-    try:
-        return diverge(req, expected, actual, before, _refusal(game) if req.get("cmd") == "legal" else None) is None
-    except Exception:  # noqa: BLE001
-        return False
+    refusal = refusal_rule(game) if req.get("cmd") == "legal" else None
+    finding = compare_rules(req, expected, actual, before, refusal)
+    return finding is None
 
 
 def _sample(baseline: list[Divergent]) -> list[Divergent]:
@@ -384,76 +367,129 @@ def _sample(baseline: list[Divergent]) -> list[Divergent]:
     return out
 
 
+class _Fitter:
+    """One fit's replays: the traces, their caches, the configs built, the toolkit errors met."""
+
+    def __init__(self, traces: list[Trace], rules: Ruleset, shuffle: bool, deadline: Deadline,
+                 errors: list[ToolkitError]):
+        self.traces, self.rules, self.shuffle, self.deadline, self.errors = traces, rules, shuffle, deadline, errors
+        self.caches = [TraceCache(len(t.steps)) for t in traces]
+        self.memo: dict[Any, Finding | None] = {}
+        self.tables: dict[str, Any] = {}
+        self.replays = 0
+        self.reach: dict[int, int] = {}  # how far the baseline replay compared each trace
+
+    def replay(self, numbers: Iterable[int], variant: Variant) -> tuple[dict[Key, Divergent], dict[int, int]]:
+        """The divergences of these traces under `variant`, and how far each was compared (its
+        reach: a STATE the reference cannot follow ends a replay). A trace the toolkit fails on is
+        recorded (`toolkit_errors`, kind fit) and left out of this candidate's count (reach -1)."""
+        out: dict[Key, Divergent] = {}
+        reach: dict[int, int] = {}
+        for n in numbers:
+            reach[n] = -1
+            with guard("fit", f"{label(variant) or 'baseline'} on trace {n} ({self.traces[n].source})",
+                       self.errors, trace=self.traces[n]):
+                divs, reach[n] = replay(self.traces[n], n, self.rules, variant, self.caches[n], self.memo,
+                                        self.shuffle, self.deadline)
+                out.update((d.key, d) for d in divs)
+        self.replays += 1
+        return out, reach
+
+    def seen(self, d: Divergent) -> Any:
+        views = self.caches[d.key[0]].views
+        if views[d.key[1]] is _UNSEEN:
+            views[d.key[1]] = view(self.traces[d.key[0]].steps[d.key[1]][1])
+        return views[d.key[1]]
+
+    def one_step(self, d: Divergent, variant: Variant) -> bool:
+        self.deadline.check()
+        with guard("fit", f"{label(variant)} at step {d.key[1]} of trace {d.key[0]}", self.errors,
+                   trace=self.traces[d.key[0]]):
+            return one_step(d, self.traces[d.key[0]].steps[d.key[1]][1], self.rules, variant, self.seen(d),
+                            self.tables)
+        return False
+
+    def judge(self, base: dict[Key, Divergent], variant: Variant, numbers: Iterable[int]) -> Judgement:
+        """What `variant` removes and adds, step by step where both replays compared: a step past
+        where one of them could follow the engine is neither removed nor added."""
+        under, reach = self.replay(numbers, variant)
+        return Judgement(variant, removed=[d for k, d in base.items() if k not in under and k[1] <= reach.get(k[0], -1)],
+                         added=[d for k, d in under.items() if k not in base and k[1] <= self.reach.get(k[0], -1)])
+
+
 def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = None,
-        extra: Iterable[Variant] = (), clean: set[int] | frozenset[int] = frozenset()) -> Fit:
+        extra: Iterable[Variant] = (), clean: set[int] | frozenset[int] = frozenset(),
+        deadline: Deadline = NO_DEADLINE, errors: list[ToolkitError] | None = None) -> Fit:
     """Fit the variant that best explains the engine's traces (see the module docstring).
 
     `clean`: traces already compared under their own config without a divergence (lock-step games
-    and scenarios that showed none): the baseline does not replay them again (a candidate does)."""
+    and scenarios that showed none): the baseline does not replay them again, and a candidate is
+    judged on the divergent traces and a sample of them (`CLEAN_SAMPLE`); the fitted variant is
+    confirmed on every trace. `errors`: where a toolkit error in one replay is recorded."""
     t0, cpu0 = time.perf_counter(), time.process_time()
     spec = rules.spec
     card_key(spec)  # the canonical card order diagnose compares by
-    views: list[list[Any]] = [[_UNSEEN] * len(t.steps) for t in traces]  # filled as replays need them
-    memo: dict[Any, Finding | None] = {}
-    shuffle = declares_spec_shuffle(declared)
-    base: dict[Key, Divergent] = {}
-    for n, trace in enumerate(traces):
-        if n not in clean:
-            for d in replay(trace, n, rules, (), views[n], memo, shuffle):
-                base[d.key] = d
+    errors = errors if errors is not None else []
+    f = _Fitter(traces, rules, declares_spec_shuffle(declared), deadline, errors)
+    base, f.reach = f.replay((n for n in range(len(traces)) if n not in clean), ())
+    f.reach.update((n, len(traces[n].steps)) for n in clean)  # compared whole under their own config
     baseline = list(base.values())
     declared_variant: Variant = tuple(sorted(
         (k, v[0] if isinstance(v, list) and len(v) == 1 else v) for k, v in (declared or {}).items()
         if k in {o.name for o in spec.options} and k not in TABLE_OPTIONS + ("revolution",)
         and not (isinstance(v, list) and len(v) != 1)))
-    result = Fit((), baseline, set(), [], [], declared=declared_variant)
+    result = Fit((), baseline, set(), [], [], declared=declared_variant, toolkit_errors=errors)
     if not baseline:
         result.seconds, result.cpu_seconds = time.perf_counter() - t0, time.process_time() - cpu0
         return result
-    actual = {d.key: traces[d.key[0]].steps[d.key[1]][1] for d in baseline}
+    divergent = sorted({d.key[0] for d in baseline})
+    others = [n for n in range(len(traces)) if n not in set(divergent)]
+    some = divergent + others[::max(1, -(-len(others) // CLEAN_SAMPLE))]  # the traces a candidate is judged on
     sample = _sample(baseline)
     pool = list(dict.fromkeys([*candidates(spec), *extra, *((p,) for p in declared_variant)]))
     hits: dict[Variant, frozenset[Key]] = {}
     for cand in pool:
-        got = frozenset(d.key for d in sample if one_step(d, actual[d.key], rules, cand, _seen(views, d, actual[d.key])))
+        got = frozenset(d.key for d in sample if f.one_step(d, cand))
         if got:
             hits[cand] = got
-    # a value outdone by another value of its own option (a subset of its steps) is not replayed in full
-    keep = [c for c in hits if not any(o != c and o[0][0] == c[0][0] and hits[c] < hits[o] for o in hits)]
-    keep.sort(key=lambda c: -len(hits[c]))
+    keep = _best_values(hits)
     judged: list[Judgement] = []
+    covered: set[Key] = set()  # steps a candidate already judged explains
     for cand in keep[:MAX_FULL_REPLAYS]:
-        judged.append(_judge(traces, rules, base, cand, views, memo, shuffle))
-    result.full_replays = len(judged)
+        if hits[cand] <= covered:
+            continue  # it can remove no sampled step that an explaining candidate does not already
+        judged.append(f.judge(base, cand, some))
+        if judged[-1].explains:
+            covered |= {d.key for d in judged[-1].removed}
     # pairs: only of candidates whose full replay removed something, where together they remove a
     # divergent step that neither removes alone, or where one of them also adds divergences
     useful = [j for j in judged if j.removed]
     for a_i, a in enumerate(useful):
         for b in useful[a_i + 1:]:
-            if a.variant[0][0] == b.variant[0][0] or result.full_replays >= 2 * MAX_FULL_REPLAYS:
+            if a.variant[0][0] == b.variant[0][0] or f.replays > 2 * MAX_FULL_REPLAYS:
                 continue
             pair = tuple(sorted(a.variant + b.variant))
             alone = {d.key for d in a.removed} | {d.key for d in b.removed}
-            new = [d for d in sample if d.key not in alone and one_step(d, actual[d.key], rules, pair, _seen(views, d, actual[d.key]))]
+            new = [d for d in sample if d.key not in alone and f.one_step(d, pair)]
             if new or a.partly or b.partly:  # a step only the pair removes, or one may undo the other's additions
-                judged.append(_judge(traces, rules, base, pair, views, memo, shuffle))
-                result.full_replays += 1
+                judged.append(f.judge(base, pair, some))
     result.judged = judged
     # the fitted variant: the explaining candidates, the best value of each option, confirmed together
+    # on every trace
     chosen: dict[str, Any] = {}
     for j in sorted((j for j in judged if j.explains), key=lambda j: -len(j.removed)):
         if all(k not in chosen or chosen[k] == v for k, v in j.variant):
             chosen.update(j.variant)
     variant: Variant = tuple(sorted(chosen.items()))
     while variant:
-        together = _judge(traces, rules, base, variant, views, memo, shuffle)
-        result.full_replays += 1
+        together = f.judge(base, variant, range(len(traces)))
         if not together.added:
             result.explained = {d.key for d in together.removed}
             break
         weakest = min(variant, key=lambda kv: max((len(j.removed) for j in judged if kv in j.variant), default=0))
         variant = tuple(kv for kv in variant if kv != weakest)
     result.variant = variant
+    result.full_replays = f.replays - 1
     partly = [j for j in judged if j.partly and not set(j.variant) <= set(variant)]
     singles = {j.variant[0] for j in partly if len(j.variant) == 1}
     # a pair holding a value that is itself only partly explained says nothing more
@@ -462,8 +498,18 @@ def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = N
     return result
 
 
-def _judge(traces: list[Trace], rules: Ruleset, base: dict[Key, Divergent], variant: Variant,
-           views: list[list[Any]], memo: dict[Any, Finding | None], shuffle: bool = False) -> Judgement:
-    under = replay_all(traces, rules, variant, views, memo, shuffle)
-    return Judgement(variant, removed=[d for k, d in base.items() if k not in under],
-                     added=[d for k, d in under.items() if k not in base])
+def _best_values(hits: dict[Variant, frozenset[Key]]) -> list[Variant]:
+    """The candidates worth a full replay, most sampled steps removed first: of each option, the
+    values that remove the most sampled steps (at most `VALUES_PER_OPTION`), and none whose steps
+    another value of its own option removes with more."""
+    per: dict[str, list[Variant]] = {}
+    for c in hits:
+        per.setdefault(c[0][0], []).append(c)
+    keep: list[Variant] = []
+    for values in per.values():
+        values.sort(key=lambda c: -len(hits[c]))
+        best = len(hits[values[0]])
+        keep += [c for c in values if len(hits[c]) == best and not any(
+            o != c and hits[c] < hits[o] for o in values)][:VALUES_PER_OPTION]
+    keep.sort(key=lambda c: -len(hits[c]))
+    return keep

@@ -6,8 +6,9 @@ first divergence of a segment the reference adopts the engine's own state after 
 (`game_from_state`: play, exchange, deal over) and compares the rest of the pipeline from there,
 adopting again at each divergence; the next segment is planned from the engine's position (after
 a divergence segments are short, and double while the engine agrees). A game ends at game_over,
-or stops with the reason recorded (a protocol error, a position the reference cannot take up).
-Seeded deals go alone: compared by their observables (`deals`), the reference adopts the hands.
+or stops with the reason recorded (a protocol error, a STATE the rules cannot reach: *not
+followable*, with the invariant it breaks). Seeded deals go alone: compared by their observables
+(`deals`), the reference adopts the hands. Replaying, comparing and adopting are `replay.Replayer`'s.
 """
 from __future__ import annotations
 
@@ -18,20 +19,27 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..game.engine import Phase, Ruleset
-from ..game.position import PositionError, game_from_state
 from ..protocol.client import Client, ProtocolViolation
 from ..protocol.server import Session
-from ..scenarios.model import action_notation, canonical_state, card_key, check_state_shape, notation_action
-from ..spec import Spec, default_spec
+from ..scenarios.model import action_notation, card_key, check_state_shape
+from ..spec import Spec
 from .deals import declares_spec_shuffle, is_seeded
-from .diagnose import (Evidence, Finding, SchemaSampler, check_seeded, diverge, note_kind, representation_notes,
-                       rule_view)
+from .diagnose import Evidence, Finding, SchemaSampler, diverge, note_kind, representation_notes, rule_view
 from .records import Divergence, GameRecord
+from .replay import Replayer, Step, Unfollowable, override
+from .toolkit import NO_DEADLINE, Deadline
 from .trace import Trace
 from ..errors import PresidentError
 
-#: Protocol option names of the house rules (docs/protocol.md): the spec's options but revolution and deals.
-HOUSE_OPTIONS = tuple(o.name for o in default_spec().options if o.name not in ("revolution", "deals"))
+#: Options every new_game sets in its config, never a house rule an engine declares to play.
+TABLE_OPTIONS = ("revolution", "deals")
+
+
+def house_options(spec: Spec) -> tuple[str, ...]:
+    """Protocol option names of the house rules (docs/protocol.md): the spec's options but
+    revolution and deals."""
+    return tuple(o.name for o in spec.options if o.name not in TABLE_OPTIONS)
+
 
 MAX_ADOPT = 400  # adoptions of the engine's state in one game; then the game stops (reported)
 MAX_REQUESTS = 40_000  # requests in one game, likewise
@@ -41,10 +49,6 @@ FIRST_SEGMENT_AFTER = 4  # acts in the first segment after a divergence (doublin
 
 class GameStopped(PresidentError):
     """The game cannot go on (the reason is recorded with it)."""
-
-
-class Resync(PresidentError):
-    """The reference cannot take up the engine's exchange position: resynchronise after the exchange."""
 
 
 @dataclass
@@ -57,6 +61,7 @@ class Table:
     declared: set[str]
     variant: dict[str, Any] = field(default_factory=dict)  # options the reference plays besides the config
     schemas: SchemaSampler = field(default_factory=SchemaSampler)
+    deadline: Deadline = NO_DEADLINE
 
     def __post_init__(self) -> None:
         self.ref_options = {o.name for o in self.spec.options}
@@ -110,7 +115,7 @@ def game_config(rng: random.Random, spec: Spec, options: dict[str, Any]) -> dict
     revolution = rng.random() < 0.75 if len(revs) == 2 else (revs or [True])[0]
     deals = rng.choice((1, 1, 2, 3)) if options.get("deals", True) else 1
     config: dict[str, Any] = {"players": players, "revolution": revolution, "deals": deals}
-    for name in HOUSE_OPTIONS:  # a declared house rule is played (the reference plays it once it knows it)
+    for name in house_options(spec):  # a declared house rule is played (the reference plays it once it knows it)
         values = options.get(name)
         if isinstance(values, list) and values:
             config[name] = rng.choice(values)
@@ -167,7 +172,9 @@ def plan_segment(spec: Spec, ref: Session, rng: random.Random, max_acts: int | N
         if max_acts is not None and acts >= max_acts:
             break
         legal = send({"cmd": "legal"})
-        actions = legal["actions"]
+        actions = legal.get("actions")
+        if not actions:
+            raise GameStopped(f"the reference has no legal action at {s.game!r}"[:200])
         if rng.random() < 0.08:
             bad = _illegal_attempt(rng, state, {action_notation(a) for a in actions})
             if bad is not None:
@@ -179,16 +186,6 @@ def plan_segment(spec: Spec, ref: Session, rng: random.Random, max_acts: int | N
             break
         state = reply["state"]
     return out, s
-
-
-def plan_game(spec: Spec, ref: Session, rng: random.Random, config: dict[str, Any] | None = None,
-              max_steps: int = 2000) -> list[tuple[dict, dict]]:
-    """A whole random game on the reference from `new_game` (explicit hands): (request, reply) pairs."""
-    config = config or game_config(rng, spec, {})
-    new = {"cmd": "new_game", "config": config, "hands": _hands_for(rng, spec, config)}
-    out = [(new, ref.handle(new))]
-    pairs, _ = plan_segment(spec, ref, rng, max_steps, False, False)
-    return out + [(r, p) for r, p in pairs if p is not None]
 
 
 def _hands_for(rng: random.Random, spec: Spec, config: dict[str, Any]) -> list[list[str]]:
@@ -238,32 +235,6 @@ def count_notes(notes: dict[str, list], expected: dict[str, Any], actual: dict[s
         seen[0] += 1
 
 
-def refusal_rule(game: Any) -> Callable[[str], str]:
-    """Why the reference refuses an action (its own check at this position)."""
-    def why(text: str) -> str:
-        if game is None:
-            return "turn.order"
-        from ..game.cards import parse_cards
-
-        action = notation_action(text)
-        err = game.check(game.to_act, parse_cards(action.get("cards", [])), give=action["type"] == "give")
-        return err.rule if err is not None else ""
-    return why
-
-
-def replay_on_reference(rules: Ruleset):
-    def run(requests: list[dict[str, Any]]) -> dict[str, Any] | None:
-        s = Session(rules)
-        first = s.handle(requests[0])
-        if not first.get("ok"):
-            return None
-        reply = first
-        for r in requests[1:]:
-            reply = s.handle(r)
-        return reply
-    return run
-
-
 def _key(state: dict[str, Any] | None) -> str:
     return json.dumps(rule_view(state), sort_keys=True) if state else ""
 
@@ -275,20 +246,25 @@ class Game:
         self.table, self.client, self.rules = table, client, table.rules
         self.rng = random.Random(seed)
         self.rec = GameRecord(number, seed, _trace(number))
-        self.ref: Session = Session(self.rules)  # the reference, in step with the engine
-        self.before: dict[str, Any] | None = None  # the reference's STATE before the next request
+        # the reference, in step with the engine (one replay loop: `replay.Replayer`)
+        self.rep = Replayer(self.rules, override(table.variant) if table.variant else None, self._compare,
+                            table.spec_shuffle, table.deadline)
         self.engine_state: dict[str, Any] | None = None  # the engine's last STATE
         self.history: list[dict[str, Any]] = []  # the game's requests, replayable from new_game (explicit hands)
-        self.explainable = True  # every divergence so far explained: the history replays on the reference
         self.secret = False  # a seeded later deal was played: its cards before the exchange are the engine's
-        self.explained: dict[str, Any] = {}  # house rules explained in this game (option -> value)
-        self.last_ranking: list[int] = []
         self.adoptions = 0
         self.segment: int | None = None  # acts per segment (None: to the end of the game)
         self.engine_legal: tuple[Any, list[Any]] | None = None  # (position, the engine's legal actions there)
         self.refused: dict[str, set[str]] = {}  # position -> actions the engine refused there
-        self.dealt = 0  # cards in the hands at the start (a first lead is still due while they all are)
         self.config: dict[str, Any] = {}
+
+    @property
+    def ref(self) -> Session:
+        return self.rep.ref
+
+    @property
+    def before(self) -> dict[str, Any] | None:
+        return self.rep.before
 
     # --- the game -----------------------------------------------------------------------
     def play(self) -> GameRecord:
@@ -298,19 +274,25 @@ class Game:
         self.seeded = t.seeded and self.rng.random() < SEEDED_SHARE
         try:
             first = self._start()
-            while self.ref.game is not None and self.ref.game.phase != Phase.GAME_OVER:
+            while first or (self.ref.game is not None and self.ref.game.phase != Phase.GAME_OVER):
                 if self.rec.requests > MAX_REQUESTS:
                     raise GameStopped(f"stopped after {MAX_REQUESTS} requests")
-                pairs, end = plan_segment(t.spec, self.ref, self.rng, self.segment, self.seeded, t.spec_shuffle,
-                                          self._choose if self.adoptions else None)
+                start = self.ref
+                if first:  # the first segment is planned from the new game, and pipelined with it
+                    start = Session(self.rules)
+                    start.handle(self.rep.request(first[0]))
+                pairs = plan_segment(t.spec, start, self.rng, self.segment, self.seeded, t.spec_shuffle,
+                                     self._choose if self.adoptions else None)[0] if start.game is not None else []
                 deal = pairs.pop() if pairs and pairs[-1][1] is None else None
-                pairs = first + pairs
-                first = []
-                if not pairs and deal is None:
+                reqs, first = first + [r for r, _ in pairs], []
+                if not reqs and deal is None:
                     raise GameStopped("no request left to play")
-                clean = not pairs or self._segment(pairs, end)
+                clean = not reqs or self._segment(reqs)
+                if self.ref.game is None:
+                    raise GameStopped(f"the reference refuses this table: {self.rep.request(reqs[0])['config']}"
+                                      [:200])
                 if deal is not None and clean:
-                    self._seeded(deal[0])
+                    clean = self._segment([deal[0]])  # a deal the engine makes from its seed goes alone
                 if clean and self.segment is not None:
                     self.segment = None if self.segment >= 256 else self.segment * 2
         except GameStopped as stop:
@@ -318,78 +300,78 @@ class Game:
         self.rec.seconds = time.perf_counter() - t0
         return self.rec
 
-    def _ref_request(self, req: dict[str, Any]) -> dict[str, Any]:
-        """The request as the reference plays it: under the variant in force and the explained house rules."""
-        if req.get("cmd") != "new_game" or not (self.table.variant or self.explained):
-            return req
-        return {**req, "config": {**req["config"], **self.table.variant, **self.explained}}
-
-    def _start(self) -> list[tuple[dict[str, Any], dict[str, Any] | None]]:
-        """Start the game: the pairs that open the first segment (none for a seeded deal sent alone)."""
+    def _start(self) -> list[dict[str, Any]]:
+        """The game's new_game, to pipeline with the first segment; a deal the engine makes from its
+        own seed goes alone (the reference plans from the engine's hands), and [] is returned."""
         if self.seeded:
             req = {"cmd": "new_game", "config": self.config, "seed": self.rng.randrange(1 << 31)}
             if not self.table.spec_shuffle:
-                self._seeded(req)
+                self._segment([req])
+                if self.ref.game is None:
+                    raise GameStopped(f"the reference refuses this table: {self.rep.request(req)['config']}"[:200])
                 return []
         else:
-            hands = _hands_for(self.rng, self.table.spec, self.config)
-            req = {"cmd": "new_game", "config": self.config, "hands": hands}
-        expected = self.ref.handle(self._ref_request(req))
-        if not expected["ok"]:
-            self._segment([(req, expected)], self.ref)
-            raise GameStopped(f"the reference refuses this table: {expected['error'].get('message')}")
-        self.dealt = sum(len(h) for h in expected["state"]["hands"])
-        return [(req, expected)]
+            req = {"cmd": "new_game", "config": self.config, "hands": _hands_for(self.rng, self.table.spec, self.config)}
+        return [req]
 
-    def _segment(self, pairs: list[tuple[dict[str, Any], Any]], end: Session) -> bool:
-        """Pipeline the planned pairs, compare every reply; True when the engine agreed throughout."""
-        start = Session(self.rules)
-        start.game = self.ref.game.copy() if self.ref.game is not None else None
-        reqs = [r for r, _ in pairs]
+    def _segment(self, reqs: list[dict[str, Any]]) -> bool:
+        """Pipeline the planned requests, replay every reply on the reference (`Replayer.step`); True
+        when the engine agreed throughout."""
         replies = self._pipeline(reqs)
-        mirror: Session | None = None  # the reference after adopting the engine's state
-        for i, ((req, planned), actual) in enumerate(zip(pairs, replies)):
+        clean = True
+        for i, (req, actual) in enumerate(zip(reqs, replies)):
             index = len(self.rec.trace.steps)
             self.rec.trace.add(req, actual)
-            if mirror is not None and is_seeded(req) and (mirror.game is None or mirror.game.rng is None):
-                try:
-                    mirror = self._compare_seeded(index, req, actual, mirror)  # the reference cannot deal it
-                except Resync as why:
-                    mirror = self._skip_rest(pairs[i + 1:], replies[i + 1:], str(why))
-                    break
+            self._remember(req, actual)
+            if is_seeded(req):  # compared by its observables: its shape is checked here
+                problem = protocol_problem(self.table.schemas, req["cmd"], actual)
+                if problem is not None:
+                    self._diverged(index, Step(req, {"ok": True}, actual, problem, self.ref.game, self.before))
+            step = self.rep.step(req, actual)
+            if step.finding is None:
+                self._agreed(step)
                 continue
-            self.history.append(req)
-            if mirror is None:
-                expected = planned
-                refusal: Any = None
-                if req["cmd"] == "legal":
-                    refusal = lambda text, i=i: refusal_rule(self._replayed(start, reqs[:i]))(text)  # noqa: E731
-            else:
-                refusal = refusal_rule(mirror.game) if req["cmd"] == "legal" else None
-                snapshot = mirror.game.copy() if mirror.game is not None else None
-                expected = mirror.handle(self._ref_request(req))
-            finding = check_reply(self.table.schemas, self.rec.notes, req, expected, actual, self.before, refusal)
-            if finding is None:
-                self._agreed(req, expected, actual)
-                continue
-            if mirror is not None:
-                mirror.game = snapshot
-            self._diverged(index, req, expected, actual, finding)
-            try:
-                mirror = self._adopt(req, actual)
-            except Resync as why:
-                mirror = self._skip_rest(pairs[i + 1:], replies[i + 1:], str(why))
+            clean = False
+            self._diverged(index, step)
+            if step.stop is not None:
+                self._unfollowable(step, reqs[i + 1:], replies[i + 1:])
                 break
-        self.ref = end if mirror is None else mirror
-        return mirror is None
+            if step.adopted:
+                self.engine_state = actual["state"]
+                self.adoptions += 1
+                if self.adoptions > MAX_ADOPT:
+                    raise GameStopped(f"stopped after {MAX_ADOPT} divergences")
+        return clean
 
-    def _skip_rest(self, pairs: list[tuple[dict[str, Any], Any]], replies: list[Any], why: str) -> Session:
-        """The rest of a segment, not compared (the reference could not follow), then a resynchronisation."""
-        for (req, _), actual in zip(pairs, replies):
-            self.rec.trace.add(req, actual)
-            self.history.append(req)
-        self.explainable = False
-        return self._resync(why)
+    def _compare(self, req: dict[str, Any], expected: dict[str, Any], actual: Any, before: dict[str, Any] | None,
+                 refusal: Any) -> Finding | None:
+        return check_reply(self.table.schemas, self.rec.notes, req, expected, actual, before, refusal)
+
+    def _remember(self, req: dict[str, Any], actual: Any) -> None:
+        """The game's requests, replayable from new_game: a seeded new_game with the hands it dealt."""
+        if req.get("cmd") == "new_game" and "seed" in req and "hands" not in req:
+            if isinstance(actual, dict) and actual.get("ok") and isinstance(actual.get("state"), dict):
+                req = {k: v for k, v in req.items() if k != "seed"} | {"hands": actual["state"].get("hands")}
+        elif req.get("cmd") == "deal" and "hands" not in req:
+            self.secret = True  # a later seeded deal: the cards before the exchange are the engine's secret
+        self.history.append(req)
+
+    def _unfollowable(self, step: Step, reqs: list[dict[str, Any]], replies: list[Any]) -> None:
+        """The engine's STATE cannot be followed: in the exchange, resynchronise after it; else the
+        game ends here, its last divergence carrying the STATE and the invariant it breaks."""
+        stop = step.stop
+        assert stop is not None
+        state = step.actual.get("state") if isinstance(step.actual, dict) else None
+        if isinstance(state, dict) and state.get("phase") == "exchange" and stop.clause != "protocol":
+            for req, actual in zip(reqs, replies):  # the rest of the segment, not compared
+                self.rec.trace.add(req, actual)
+                self.history.append(req)
+            self._resync(str(stop))
+            return
+        div = self.rec.divergences[-1]
+        div.details = f"not followable: {stop.message}: {stop.clause}; the engine's STATE: " \
+                      f"{json.dumps(state, sort_keys=True)[:600]}"
+        raise GameStopped(f"not followable: {stop.message}: {stop.clause}"[:300])
 
     def _pipeline(self, reqs: list[dict[str, Any]]) -> list[Any]:
         try:
@@ -407,85 +389,47 @@ class Game:
         self.rec.requests += len(reqs)
         return replies
 
-    def _replayed(self, start: Session, reqs: list[dict[str, Any]]) -> Any:
-        s = Session(self.rules)
-        s.game = start.game.copy() if start.game is not None else None
-        for r in reqs:
-            s.handle(self._ref_request(r))
-        return s.game
-
     def _deal(self) -> int:
         return int((self.before or {}).get("deal") or 1)
 
-    def _agreed(self, req: dict[str, Any], expected: dict[str, Any], actual: dict[str, Any]) -> None:
-        if not expected["ok"]:
+    def _agreed(self, step: Step) -> None:
+        req, expected, actual = step.request, step.expected, step.actual
+        if not expected.get("ok") or not isinstance(actual, dict):
             return
         if req["cmd"] == "legal":
-            self.engine_legal = (self.before, actual.get("actions") or [])  # its position is keyed when needed
+            self.engine_legal = (step.before, actual.get("actions") or [])  # its position is keyed when needed
             return
         if "state" in expected:
             if req["cmd"] == "act":
                 self.rec.steps += 1
-            self.before = expected["state"]
-            self.engine_state = actual["state"]
-            if expected["state"]["phase"] in ("deal_over", "game_over"):
-                self.last_ranking = list(expected["state"]["finished"])
+            self.engine_state = actual.get("state")
 
-    def _diverged(self, index: int, req: dict[str, Any], expected: dict[str, Any], actual: Any,
-                  finding: Finding) -> None:
+    def _diverged(self, index: int, step: Step) -> None:
         """Record a divergence (the variant that explains it is fitted over all traces afterwards)."""
+        req, expected, actual, finding = step.request, step.expected, step.actual, step.finding
+        assert finding is not None
+        before = step.before
+        deal = int((before or {}).get("deal") or 1)
         div = Divergence(self.rec.number, self.rec.seed, index, req, finding.message,
                          kind="error" if finding.kind == "protocol" else "fail", clause=finding.clause,
-                         engine_error=finding.engine_error, deal=self._deal())
+                         engine_error=finding.engine_error, deal=deal)
         self.rec.divergences.append(div)
         if finding.kind == "protocol" or not isinstance(actual, dict):
             if hasattr(self.client, "restart") and not isinstance(actual, dict):
                 self.client.restart()
             raise GameStopped(f"a protocol error: {finding.message}"[:200])
-        if req["cmd"] == "act" and expected["ok"] and not actual["ok"]:
-            self.refused.setdefault(_key(self.before), set()).add(action_notation(req["action"]))
-        if req["cmd"] == "legal" and actual["ok"]:
-            self.engine_legal = (self.before, actual.get("actions") or [])
-        div.evidence = Evidence(list(self.history), expected, actual, rule_view(self.before) if self.before else None,
-                                finding.clause, {**self.table.variant, **self.explained} or None)
+        if req["cmd"] == "act" and expected.get("ok") and not actual.get("ok"):
+            self.refused.setdefault(_key(before), set()).add(action_notation(req["action"]))
+        if req["cmd"] == "legal" and actual.get("ok"):
+            self.engine_legal = (before, actual.get("actions") or [])
+        div.evidence = Evidence(list(self.history), expected, actual, rule_view(before) if before else None,
+                                finding.clause, dict(self.table.variant) or None)
         div.replayable = not self.secret  # the shrinker replays it, adopting the engine's state where fields differ
         # which variant explains it is fitted afterwards, over every trace (`fit`): the reference now
         # goes on from the engine's state, not its own
-        self.explainable = False
         self.segment = FIRST_SEGMENT_AFTER
 
-    def _adopt(self, req: dict[str, Any], actual: dict[str, Any]) -> Session:
-        """The reference at the engine's state after `req` (unchanged by a refusal or a query)."""
-        self.adoptions += 1
-        if self.adoptions > MAX_ADOPT:
-            raise GameStopped(f"stopped after {MAX_ADOPT} divergences")
-        state = actual.get("state") if actual.get("ok") and isinstance(actual.get("state"), dict) else self.engine_state
-        if state is None:
-            raise GameStopped("the engine refused the new game")
-        try:
-            state = canonical_state(state)
-            config = self.rules.config(**{**self.config, **self.table.variant, **self.explained})
-            if state["phase"] in ("deal_over", "game_over"):
-                self.last_ranking = list(state["finished"])
-            game = game_from_state(self.rules, config, state, self.last_ranking)
-        except PositionError as exc:
-            if state.get("phase") == "exchange":
-                raise Resync(str(exc)) from None
-            raise GameStopped(f"the reference cannot take up the engine's position ({state.get('phase')}): {exc}"
-                              [:200]) from None
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise GameStopped(f"the reference cannot take up the engine's position ({state.get('phase')}): {exc}"
-                              [:200]) from None
-        holder = config.holder
-        if holder is not None and game.deal == 1 and sum(len(h) for h in state["hands"]) == self.dealt:
-            game.must = 1 << holder  # option.first-lead.holder: the first play is still due
-        mirror = Session(self.rules)
-        mirror.game = game
-        self.before = game.to_wire()
-        self.engine_state = state
-        return mirror
-
-    def _resync(self, why: str) -> Session:
+    def _resync(self, why: str) -> None:
         """An exchange position the reference cannot take up: the engine gives by its own legal
         lists (not compared, recorded with the reason) until play starts; the reference adopts that."""
         reply = self._pipeline([{"cmd": "state"}])[0]
@@ -495,13 +439,18 @@ class Game:
         state = reply["state"]
         if state.get("phase") == "exchange":
             state = self._through_exchange(state, why)
-        return self._adopt({"cmd": "state"}, {"ok": True, "state": state})
+        self.rep.stopped = None
+        try:
+            self.rep.adopt(state)
+        except Unfollowable as exc:
+            raise GameStopped(f"not followable: {exc.message}: {exc.clause}"[:300]) from None
+        self.engine_state = state
 
     def _through_exchange(self, state: dict[str, Any], why: str) -> dict[str, Any]:
         self.rec.resynced.append(f"deal {state.get('deal')}: exchange not compared ({why})"[:200])
         for _ in range(4 * len(state.get("hands") or ()) + 4):
             if state.get("phase") != "exchange":
-                return canonical_state(state)
+                return state
             legal = self._pipeline([{"cmd": "legal"}])[0]
             self.rec.trace.add({"cmd": "legal"}, legal)
             actions = legal.get("actions") if isinstance(legal, dict) else None
@@ -531,43 +480,6 @@ class Game:
             if common:
                 return self.rng.choice(common)
         return self.rng.choice([a for a in actions if action_notation(a) not in avoid] or actions)
-
-    def _seeded(self, req: dict[str, Any]) -> None:
-        """A deal the engine makes from its seed, sent alone."""
-        actual = self._pipeline([req])[0]
-        index = len(self.rec.trace.steps)
-        self.rec.trace.add(req, actual)
-        try:
-            self.ref = self._compare_seeded(index, req, actual, self.ref)
-        except Resync as why:
-            self.ref = self._resync(str(why))
-
-    def _compare_seeded(self, index: int, req: dict[str, Any], actual: Any, ref: Session) -> Session:
-        """A seeded deal compared by its observables; the reference then adopts the engine's deal."""
-        problem = protocol_problem(self.table.schemas, req["cmd"], actual)
-        if problem is not None:
-            self._diverged(index, req, {"ok": True}, actual, problem)
-        finding, expected, adopted = check_seeded(self._ref_request(req), ref, actual, self.before, self.rules,
-                                                  self.last_ranking)
-        if req["cmd"] == "new_game" and actual.get("ok"):
-            self.history.append({k: v for k, v in req.items() if k != "seed"} | {"hands": actual["state"]["hands"]})
-            self.dealt = sum(len(h) for h in actual["state"]["hands"])
-        else:
-            self.history.append(req)
-            self.secret = True  # a later seeded deal: the cards before the exchange are the engine's secret
-        if finding is not None:
-            self._diverged(index, req, expected, actual, finding)
-            return self._adopt(req, actual)
-        if adopted is None:
-            if not actual.get("ok"):
-                return ref  # both refuse it: nothing changed
-            adopted = self._adopt(req, actual)
-            self.adoptions -= 1  # a seeded deal adopted is no divergence
-        elif expected.get("ok"):
-            count_notes(self.rec.notes, expected["state"], actual["state"])
-        self.before = expected["state"] if expected.get("ok") else self.before
-        self.engine_state = actual.get("state") or self.engine_state
-        return adopted
 
 
 def _notation(action: Any) -> str:

@@ -9,7 +9,9 @@ deals, seeded deals) and every game is played to `game_over`.
 
 No masking: after a divergence the reference adopts the engine's own state and the game goes on,
 so exchange, scoring and later deals are compared too. A seeded deal belongs to the engine: it is
-compared by its observables (`deals`), unless the engine declares the spec's shuffle. Each
+compared by its observables (`deals`), unless the engine declares the spec's shuffle. A game
+whose engine STATE the rules cannot reach ends there (`unfinished`, with the invariant broken); a
+toolkit bug in one game costs that game (`toolkit_errors`), never the run. Each
 distinct deviation is counted once, with the games and steps where it showed; every game keeps
 its whole `Trace`. Games are independent (each has its own seed): `jobs` splits them by number
 over N engine processes and they are merged in game order, so the result does not depend on N.
@@ -22,16 +24,17 @@ from typing import Any, Callable
 from ..game.engine import Ruleset
 from ..protocol.client import Client
 from ..spec import Spec
-from .games import HOUSE_OPTIONS, Game, Table, game_config, plan_game, random_hands, replay_on_reference
 from ..cluster import DEFAULT_CONNECT_TIMEOUT
+from .games import Game, Table, game_config, random_hands
 from .jobs import lost_game, run_parallel
 from .records import Divergence, GameRecord, LockstepResult, Showing
+from .toolkit import Deadline, guard
 
 #: Lock-step games per cluster batch at least: a game takes ~30 ms against the reference, starting it ~0.3 s.
 GAMES_PER_BATCH = 20
 
-__all__ = ["HOUSE_OPTIONS", "Divergence", "GameRecord", "LockstepResult", "game_config", "merge",
-           "plan_game", "random_hands", "replay_on_reference", "run_lockstep", "Showing"]
+__all__ = ["Divergence", "GameRecord", "LockstepResult", "Showing", "game_config", "merge", "random_hands",
+           "run_lockstep"]
 
 
 def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
@@ -45,11 +48,19 @@ def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
     `jobs` > 1 with a `factory` (one engine client per worker) plays them over that many forked
     workers, or on the Dask cluster whose scheduler is at `cluster` (`president.conform.jobs`);
     `variant`: options the reference plays besides each game's config (a fitted variant)."""
-    table = Table(spec, Ruleset.from_spec(spec), dict(options or {}), set(declared or ()), dict(variant or {}))
+    table = Table(spec, Ruleset.from_spec(spec), dict(options or {}), set(declared or ()), dict(variant or {}),
+                  deadline=Deadline.of(client))
     t0 = time.perf_counter()
 
     def work(engine: Client, number: int) -> GameRecord:
-        return Game(table, engine, number, seed * 1_000_003 + number).play()
+        game = Game(table, engine, number, seed * 1_000_003 + number)
+        with guard("game", f"game {number} (seed {game.rec.seed})", trace=game.rec.trace) as box:
+            return game.play()
+        game.rec.toolkit_error = box.failed  # a toolkit bug costs this game, not the run
+        game.rec.unfinished = f"toolkit error: {box.failed.error}"[:200] if box.failed else "toolkit error"
+        if hasattr(engine, "restart"):  # the engine may be mid-game: start it afresh for the next one
+            engine.restart()
+        return game.rec
 
     records = run_parallel(list(range(games)), work, client, jobs, factory, progress, cluster=cluster,
                            connect_timeout=connect_timeout, what="lock-step games", least=GAMES_PER_BATCH,
@@ -75,8 +86,9 @@ def merge(records: list[GameRecord], declared: set[str]) -> LockstepResult:
             seen[0] += count
         if rec.unfinished:
             result.unfinished.append((rec.number, rec.unfinished))
+        if rec.toolkit_error is not None:
+            result.toolkit_errors.append(rec.toolkit_error)
         result.resynced += [(rec.number, why) for why in rec.resynced]
-        result.toolkit_errors += rec.toolkit_errors
         for div in rec.divergences:
             if div.kind == "error" or div.evidence is None:
                 continue  # an engine error or a malformed reply: counted in `errors`, not as a divergent game

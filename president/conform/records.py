@@ -116,7 +116,7 @@ class GameRecord:
     unfinished: str = ""  # why the game stopped before game_over ("" when it was played out)
     resynced: list[str] = field(default_factory=list)  # stretches not compared, and why
     seconds: float = 0.0
-    toolkit_errors: list[ToolkitError] = field(default_factory=list)  # the toolkit's own bugs in this game
+    toolkit_error: ToolkitError | None = None  # the toolkit failed in this game (it stopped there)
 
 
 @dataclass

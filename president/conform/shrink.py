@@ -22,14 +22,14 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..game.engine import Ruleset
-from ..game.position import PositionError, game_from_state
 from ..protocol.client import Client, ProtocolViolation
 from ..protocol.server import Session
 from ..scenarios.gherkin import scenario_lines
 from ..scenarios.model import (OPTION_STEPS, Op, Scenario, action_notation, canonical_state, option_defaults,
                                sort_cards)
-from .diagnose import Evidence, Finding, RULE_FIELDS, diverge, rule_view
-from .games import refusal_rule
+from .diagnose import Evidence, Finding, RULE_FIELDS, rule_view
+from .replay import Replayer, override
+from .toolkit import NO_DEADLINE, Deadline
 
 Requests = list[dict[str, Any]]
 
@@ -50,42 +50,29 @@ def with_variant(req: dict[str, Any], variant: dict[str, Any] | None) -> dict[st
     return {**req, "config": {**(req.get("config") or {}), **variant}}
 
 
-def replay(requests: Requests, replies: list[Any], rules: Ruleset, variant: dict[str, Any] | None = None
-           ) -> Replay | None:
-    """Compare the engine's replies with the reference under `variant`: the divergence at the last
-    request, or None when there is none there, or an earlier request is accepted by one side only."""
-    ref = Session(rules)
-    before: dict[str, Any] | None = None
+def replay(requests: Requests, replies: list[Any], rules: Ruleset, variant: dict[str, Any] | None = None,
+           deadline: Deadline = NO_DEADLINE) -> Replay | None:
+    """Compare the engine's replies with the reference under `variant` (`replay.Replayer`): the
+    divergence at the last request, or None when there is none there, or an earlier request is
+    accepted by one side only (a difference in a STATE field or a legal list before the last
+    request is allowed: the reference takes up the engine's state)."""
+    if variant and requests and not Session(rules).handle(with_variant(requests[0], variant)).get("ok"):
+        return None  # the reference refuses this table under the variant
+    rep = Replayer(rules, override(variant) if variant else None, deadline=deadline)
     last = len(requests) - 1
     for i, (req, actual) in enumerate(zip(requests, replies)):
-        if not isinstance(actual, dict) or not isinstance(actual.get("ok"), bool):
+        step = rep.step(req, actual)
+        found = step.finding
+        if i == 0 and not step.expected.get("ok"):
             return None
-        refusal = refusal_rule(ref.game) if req.get("cmd") == "legal" and ref.game is not None else None
-        snapshot = ref.game.copy() if ref.game is not None else None
-        expected = ref.handle(with_variant(req, variant))
-        if i == 0 and not expected.get("ok"):
-            return None
-        try:
-            found = diverge(req, expected, actual, before, refusal)
-        except ProtocolViolation:
+        if found is not None and found.kind == "protocol":
             return None
         if i == last:
-            return Replay(i, found, expected, actual) if found is not None else None
-        if expected["ok"] != actual["ok"] or (req.get("cmd") == "act" and not expected["ok"]):
+            return Replay(i, found, step.expected, actual) if found is not None else None
+        if step.expected.get("ok") != actual.get("ok") or (req.get("cmd") == "act" and not step.expected.get("ok")):
             return None  # every step before the last is one both accept
-        if found is not None:  # a field or a legal list differs: the reference goes on from the engine's state
-            if actual.get("ok") and isinstance(actual.get("state"), dict) and snapshot is not None:
-                try:
-                    state = canonical_state(actual["state"])
-                    ranking = list(state["finished"]) if state["phase"] in ("deal_over", "game_over") \
-                        else ref.game.last_ranking  # type: ignore[union-attr]
-                    ref.game = game_from_state(rules, ref.game.config, state, ranking)  # type: ignore[union-attr]
-                except (PositionError, KeyError, TypeError, ValueError):
-                    return None
-            elif snapshot is not None:
-                ref.game = snapshot
-        if ref.game is not None and expected.get("ok") and "state" in expected:
-            before = ref.game.to_wire()
+        if step.stop is not None:
+            return None  # a STATE the reference cannot follow
     return None
 
 
@@ -108,7 +95,7 @@ class Shrinker:
             if hasattr(self.engine, "restart"):
                 self.engine.restart()
             return False
-        found = replay(requests, replies, self.rules, self.variant)
+        found = replay(requests, replies, self.rules, self.variant, Deadline.of(self.engine))
         return found is not None and found.finding.clause == self.clause
 
     def left(self) -> bool:

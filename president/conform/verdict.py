@@ -24,6 +24,7 @@ from .fit import Divergent, Fit, Variant, fit, hello_line, label
 from .lockstep import LockstepResult
 from .records import Mechanism, mechanism
 from .runner import Outcome, ScenarioResult
+from .toolkit import Deadline, guard
 from .trace import Trace
 
 LINE = 160  # the longest line of the report, Gherkin steps aside
@@ -168,14 +169,6 @@ def _title(spec_clause: Any, translate: Callable[[str], str]) -> str:
     return translate(spec_clause.title) if spec_clause is not None else ""
 
 
-def diagnose_run(results: list[ScenarioResult], lock: LockstepResult | None, options: dict[str, Any],
-                 rules: Ruleset | None = None, engine: Client | None = None, shrink_budget: float = 8.0,
-                 translate: Callable[[str], str] = lambda s: s) -> list[Deviation]:
-    """Deviations of the run, one per root cause (scenario outcomes are updated for a declared
-    variant); `diagnose_fit` also returns the fit."""
-    return diagnose_fit(results, lock, options, rules, engine, shrink_budget, translate)[0]
-
-
 def traces_of(results: list[ScenarioResult], lock: LockstepResult | None) -> tuple[list[Trace], int]:
     """Every trace of the run (scenarios first) and how many of them are scenarios."""
     scen = [r.trace for r in results if r.trace is not None and r.trace.steps]
@@ -198,7 +191,8 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
     rules = rules or Ruleset.from_spec()
     spec = rules.spec
     traces, n_scen = traces_of(results, lock)
-    fitted = fit(traces, rules, options, clean=_clean(results, lock, n_scen))
+    deadline = Deadline.of(engine)  # the run's --budget, checked at every reference step
+    fitted = fit(traces, rules, options, clean=_clean(results, lock, n_scen), deadline=deadline)
     clauses = {c.id: c for c in spec.clauses}
     groups: dict[tuple[str, Mechanism], list[Divergent]] = {}
     for d in fitted.baseline:
@@ -250,8 +244,10 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
                 dev.samples += [d.evidence for d in ld.samples if d.evidence is not None]
     merged = _merge_root_causes(found)
     if engine is not None and shrink_budget > 0:
-        for dev in merged:
-            shrink_deviation(dev, engine, rules, shrink_budget, dict(fitted.variant))
+        for dev in merged:  # a toolkit bug in one shrink costs that minimal scenario, not the run
+            sent = [(r, None) for r in dev.samples[0].requests] if dev.samples else []  # its requests (replies unkept)
+            with guard("shrink", dev.clause, fitted.toolkit_errors, trace=sent):
+                shrink_deviation(dev, engine, rules, shrink_budget, dict(fitted.variant))
     return sorted(merged, key=lambda d: (tuple(-w for w in d.weight), d.clause)), fitted
 
 
@@ -270,7 +266,7 @@ def shrink_deviation(dev: Deviation, engine: Client, rules: Ruleset, budget: flo
         seeded = shrink_seeded(ev, engine, rules, variant)
         if seeded is not None:  # a seeded deal: the smallest table where the engine's own deal shows it
             small, ops = seeded
-            title = dev.house_rule.sentence if dev.house_rule else (dev.description or dev.evidence)
+            title = dev.title or dev.description or dev.evidence
             scenario = Scenario(f"{dev.clause}/minimal", dev.clause, dev.clause.split(".")[0], title, tuple(ops))
             dev.confirmed = confirm(scenario, engine)
             dev.original_size, dev.minimal_size = size_of(ev.requests), size_of(small)

@@ -23,12 +23,18 @@ from typing import Any, Final, Sequence, TypeAlias
 from . import plays as P
 from .cards import (CARD_NAMES, DECK_SIZE, NUM_RANKS, RANK_MASKS, RANK_SYMBOLS, SUBSETS, CardMask, best_cards,
                     card_list, iter_cards, parse_cards)
-from ..errors import IllegalAction
+from ..errors import IllegalAction, PresidentError
 from .ruleset import Config, Ruleset
 from ..spec import MAX_LEGAL_ACTIONS, place_index
 
 Action: TypeAlias = int
 PASS: Final[Action] = 0
+
+
+class UnreachableState(PresidentError):
+    """The game is in a state no play of the rules reaches (set up from an unchecked STATE): the
+    reference refuses to go on rather than loop or guess. `game.position.game_from_state` refuses
+    such states before they get here."""
 
 
 class Phase(IntEnum):
@@ -219,7 +225,11 @@ class GameState:
                 self.to_act: int | None = 0  # setup.first-lead
             else:  # option.first-lead.holder
                 self.must = 1 << holder
-                self.to_act = next(s for s in range(self.n) if hands[s] & self.must)
+                holding = [s for s in range(self.n) if hands[s] & self.must]
+                if not holding:
+                    raise IllegalAction("bad_hands", "option.first-lead.holder",
+                                        f"nobody holds {CARD_NAMES[holder]}, whose holder leads the first deal")
+                self.to_act = holding[0]
             return
         for giver, receiver, k, rule in self._forced_gives():
             given = best_cards(self.hands[giver], k)  # exchange.best
@@ -402,7 +412,9 @@ class GameState:
         if not trick:
             return None
         t = P.combo(trick, c.sequences, self.rules.min_run)
-        assert t is not None
+        if t is None:  # a trick of another table's house rule (a run, set up from a STATE): only a pass follows it
+            return IllegalAction("wrong_kind", P.why_not_combo(trick, c.sequences),
+                                 f"{' '.join(card_list(trick))} is no combination of this table: nothing follows it")
         if t[0] == P.LONE:
             return IllegalAction("not_higher", "option.jokers.wild", "nothing beats a lone joker")
         if a[0] == P.LONE:
@@ -465,7 +477,8 @@ class GameState:
             else:
                 a = P.combo(action, config.sequences, self.rules.min_run)
                 if config.equality and self.trick:  # option.equality.on: an equal play skips the next seat
-                    skip = P.is_equal(a, P.combo(self.trick, config.sequences, self.rules.min_run))  # type: ignore
+                    t = P.combo(self.trick, config.sequences, self.rules.min_run)
+                    skip = t is not None and P.is_equal(a, t)  # type: ignore[arg-type]
                 if config.revolution and a[0] == P.SET and a[1] == self.rules.revolution_cards:  # type: ignore
                     self.reversed = not self.reversed  # a quad, jokers standing in (option.jokers.wild)
                 self.must = 0
@@ -498,15 +511,18 @@ class GameState:
             self.to_act = by
         else:  # lead.next-active
             s = by  # type: ignore[assignment]
-            while True:
+            for _ in range(n):
                 s = s + 1 if s + 1 < n else 0
                 if hands[s]:
                     self.to_act = s
                     return
+            raise UnreachableState(f"lead.next-active: no seat holds cards after seat {by}'s trick")
 
     def _end_deal(self) -> None:
         n = self.n
-        last = next(s for s in range(n) if self.hands[s])
+        last = next((s for s in range(n) if self.hands[s]), None)
+        if last is None:
+            raise UnreachableState("deal.end: the deal ends with no seat holding cards")
         self.finished.append(last)
         for place, seat in enumerate(self.finished, start=1):
             self.scores[seat] += self.rules.points(place, n, self.config.scoring)
@@ -556,4 +572,5 @@ def action_text(action: Action, give: bool = False) -> str:
     return ("give " if give else "play ") + " ".join(card_list(action))
 
 
-__all__ = ["PASS", "Action", "CARD_NAMES", "Config", "GameState", "Observation", "Phase", "Ruleset", "action_text"]
+__all__ = ["PASS", "Action", "CARD_NAMES", "Config", "GameState", "Observation", "Phase", "Ruleset", "UnreachableState",
+           "action_text"]

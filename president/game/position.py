@@ -9,6 +9,7 @@ due are those the ranking imposes, from the seat to act on (the forced gives wer
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -30,56 +31,138 @@ class PositionError(PresidentError, ValueError):
     """A STATE that cannot be set up as a reference position."""
 
 
-def game_from_state(rules: Ruleset, config: Config, state: dict[str, Any],
-                    last_ranking: list[int] | None = None) -> GameState:
+class Unfollowable(PositionError):
+    """A STATE no play of the rules reaches: the reference cannot follow an engine there.
+    `clause` names the rule whose invariant it breaks, `message` says how (with the STATE's values)."""
+
+    def __init__(self, clause: str, message: str):
+        self.clause, self.message = clause, message
+        super().__init__(f"{message}: {clause}")
+
+
+def game_from_state(rules: Ruleset, config: Config, state: Any, last_ranking: list[int] | None = None,
+                    deal: int | None = None) -> GameState:
     """A reference game at the position `state` describes (phase play, exchange with the previous
-    deal's `last_ranking`, deal_over or game_over)."""
+    deal's `last_ranking`, deal_over or game_over), after checking that the rules can reach it:
+    the validator of `new_game.position` (`position_game`) for a point of play, its trick one
+    combination and its passes ones the spec's options can allow (`widest`: a run, a leader's pass,
+    even at a table without that house rule), and for every phase the invariants of a state the
+    rules reach. `deal`: the deal number the caller knows
+    (the reference's own count), in place of the STATE's. Raises `Unfollowable` (a `PositionError`)
+    naming the clause whose invariant the STATE breaks."""
+    if not isinstance(state, dict):
+        raise Unfollowable("protocol", f"STATE must be an object, got {_show(state)}")
     phase = _PHASES.get(state.get("phase"))
     if phase is None:
-        raise PositionError(f"cannot set up a position in phase {state.get('phase')!r}")
+        raise Unfollowable("protocol", f"cannot set up a position in phase {_show(state.get('phase'))}")
     n = config.players
-    hands = [parse_cards(h) for h in state["hands"]]
-    if len(hands) != n:
-        raise PositionError(f"{n} players need {n} hands, got {len(hands)}")
+    hands = _hands(state.get("hands"), n, config.deck)
+    number = deal if deal is not None else state.get("deal", 1)
+    number = _int_or(number, "game.end", "deal", 1, config.deals)
+    scores = state.get("scores", [0] * n)
+    if not isinstance(scores, list) or len(scores) != n or not all(
+            isinstance(s, int) and not isinstance(s, bool) and abs(s) <= MAX_SCORE for s in scores):
+        raise Unfollowable("score.points", f"scores must be {n} integers, got {_show(scores)}")
+    if phase == Phase.PLAY:
+        return _play_position(rules, config, hands, state, number, scores, last_ranking)
     g = GameState.__new__(GameState)
     g.rules, g.config, g.n, g.rng = rules, config, n, None
-    g.hands = hands
-    g.phase, g.deal = phase, int(state.get("deal") or 1)
-    g.scores = list(state.get("scores") or [0] * n)
-    g.finished = list(state.get("finished") or [])
+    g.hands, g.phase, g.deal, g.scores = hands, phase, number, list(scores)
     g.history, g.exchanges, g.pending = [], [], []
-    g._legal = None
-    g.must = 0  # a position: no first-lead card is still due (option.first-lead.holder)
+    g._legal, g.must = None, 0
+    g.reversed, g.trick, g.trick_by, g.passed = False, 0, None, 0
     if phase == Phase.EXCHANGE:
-        if not last_ranking or len(last_ranking) != n:
-            raise PositionError("an exchange position needs the previous deal's ranking")
-        g.to_act, g.reversed, g.trick, g.trick_by, g.passed = state.get("to_act"), False, 0, None, 0
-        g.finished, g.last_ranking = [], list(last_ranking)
+        if number < 2:
+            raise Unfollowable("exchange.order", "an exchange in the first deal: the exchange follows a deal with a ranking")
+        if not all(hands):
+            raise Unfollowable("setup.partial-hands", f"seat {hands.index(0)} holds no card in the exchange: a deal "
+                               "gives every seat cards")
+        if not last_ranking or sorted(last_ranking) != list(range(n)):
+            raise Unfollowable("exchange.order", "an exchange position needs the previous deal's ranking")
+        g.to_act, g.finished, g.last_ranking = state.get("to_act"), [], list(last_ranking)
         pending = [(r, gv, k, rule) for gv, r, k, rule in g._forced_gives() if k > 0]
         while pending and pending[0][0] != g.to_act:
             pending.pop(0)
         if not pending:
-            raise PositionError(f"seat {g.to_act!r} has no card to give back after ranking {last_ranking}")
+            raise Unfollowable("exchange.order", f"seat {_show(g.to_act)} is to act in the exchange, but has no card "
+                               f"to give back after ranking {last_ranking}")
+        if any(hands[c].bit_count() <= k for c, _r, k, _rule in pending):  # it received as many before
+            raise Unfollowable("exchange.order", "a seat to give back holds no more cards than it must give")
         g.pending = pending
-    elif phase == Phase.PLAY:
-        trick = state.get("trick")
-        g.to_act = state.get("to_act")
-        g.reversed = state.get("order") == "reversed"
-        g.trick = parse_cards(trick["cards"]) if trick else 0
-        g.trick_by = trick["by"] if trick else None
-        g.passed = sum(1 << s for s in state.get("passed") or [])
-        g.last_ranking = list(last_ranking or [])
-    else:  # the deal is over: the table is clear, the ranking decides the next exchange
-        g.to_act, g.reversed, g.trick, g.trick_by, g.passed = None, False, 0, None, 0
-        g.last_ranking = list(g.finished)
+        return g
+    finished = state.get("finished")  # the deal is over: every seat ranked, the last one alone holds cards
+    if not isinstance(finished, list) or sorted(f for f in finished if isinstance(f, int)) != list(range(n)) \
+            or any(isinstance(f, bool) for f in finished):
+        raise Unfollowable("deal.end", f"the deal is over but finished {_show(finished)} does not rank every seat "
+                           f"once")
+    holding = [s for s in range(n) if hands[s]]
+    if any(s != finished[-1] for s in holding):
+        raise Unfollowable("deal.end", f"the deal is over but seat {holding[0]} still holds cards and is not last")
+    if (phase == Phase.GAME_OVER) != (number >= config.deals):
+        raise Unfollowable("game.end", f"phase {state.get('phase')} after deal {number} of {config.deals}")
+    g.to_act, g.finished, g.last_ranking = None, list(finished), list(finished)
     return g
+
+
+def _play_position(rules: Ruleset, config: Config, hands: list[int], state: dict[str, Any], deal: int,
+                   scores: list[int], last_ranking: list[int] | None) -> GameState:
+    n = config.players
+    finished = state.get("finished") or []
+    to_act = state.get("to_act")
+    if isinstance(to_act, int) and not isinstance(to_act, bool) and 0 <= to_act < n and not hands[to_act]:
+        trick = state.get("trick")
+        clause = "flow.out" if trick else "lead.next-active"
+        raise Unfollowable(clause, f"seat {to_act} is to act but has finished")
+    position = {"to_act": to_act, "trick": state.get("trick"), "passed": state.get("passed") or [],
+                "finished": finished, "order": state.get("order", "normal"), "scores": scores, "deal": deal}
+    try:
+        g = position_game(rules, config, hands, position, widest(rules, config))
+    except BadPosition as exc:
+        raise Unfollowable(exc.rule or _FIELD_CLAUSE.get(exc.field.split("[")[0], "flow.follow"),
+                           str(exc)) from None
+    g.last_ranking = list(last_ranking or [])
+    return g
+
+
+#: The clause whose invariant each field of a point of play embodies (`position_game`'s fields).
+_FIELD_CLAUSE = {"hands": "flow.out", "position.finished": "deal.end", "position.to_act": "turn.order",
+                 "position.order": "revolution.option-off", "position.trick": "trick.end",
+                 "position.trick.by": "trick.end", "position.trick.cards": "play.own-cards",
+                 "position.passed": "pass.final", "position.scores": "score.points", "position.deal": "game.end"}
+
+
+def _int_or(value: Any, clause: str, what: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise Unfollowable(clause, f"{what} must be {low} to {high}, got {_show(value)}")
+    return value
+
+
+def _hands(value: Any, n: int, deck: int) -> list[int]:
+    """The hands of a STATE as masks: n lists of distinct cards of this table's deck."""
+    if not isinstance(value, list) or len(value) != n:
+        raise Unfollowable("setup.players", f"{n} players need {n} hands, got {_show(value)}")
+    out, seen = [], 0
+    for seat, h in enumerate(value):
+        if not isinstance(h, list) or not all(isinstance(c, str) for c in h):
+            raise Unfollowable("protocol", f"hands[{seat}] must be a list of cards, got {_show(h)}")
+        try:
+            mask = parse_cards(h)
+        except CardError as exc:
+            raise Unfollowable("protocol", f"hands[{seat}]: {exc}") from None
+        if mask.bit_count() != len(h) or seen & mask:
+            raise Unfollowable("play.own-cards", f"a card of hands[{seat}] {_show(h)} is held twice")
+        if mask & ~deck:
+            raise Unfollowable("setup.players", f"card {card_list(mask & ~deck)[0]} is not in this table's deck")
+        seen |= mask
+        out.append(mask)
+    return out
 
 
 class BadPosition(PositionError):
     """A `new_game.position` refused: `field` names what is wrong (`position.to_act`, `hands[2]`...)."""
 
-    def __init__(self, field: str, message: str):
-        self.field = field
+    def __init__(self, field: str, message: str, rule: str = ""):
+        self.field, self.rule = field, rule  # rule: the clause a trick that is no play breaks
         super().__init__(f"{field}: {message}")
 
 
@@ -123,11 +206,22 @@ def _card_mask(value: Any, field: str, deck: int) -> int:
     return mask
 
 
-def position_game(rules: Ruleset, config: Config, hands: list[int], position: Any) -> GameState:
+def widest(rules: Ruleset, config: Config) -> Config:
+    """The table with every combination and pass the spec's options can allow switched on (runs,
+    a leader's pass): what the spec can hold at this table, whatever its house rules."""
+    names = {o.name for o in rules.spec.options}
+    wide = {k: True for k in ("sequences", "leader_may_pass") if k in names}
+    return replace(config, **wide) if wide else config
+
+
+def position_game(rules: Ruleset, config: Config, hands: list[int], position: Any,
+                  allows: Config | None = None) -> GameState:
     """Deal `deal` (1 by default) of a game with `config`, at the point of play `position` gives, with
     these hands (the seats that have finished hold none). Every field is checked for its type, its
-    range and its consistency with the deck and the table; anything else raises `BadPosition`."""
+    range and its consistency with the deck and the table; anything else raises `BadPosition`.
+    `allows`: the table whose plays and passes the trick may hold (default: `config`'s own)."""
     n, deck = config.players, config.deck
+    allows = allows or config
     if not isinstance(position, dict):
         raise BadPosition("position", f"must be an object with at least \"to_act\", got {_show(position)}")
     for key in position:
@@ -164,13 +258,13 @@ def position_game(rules: Ruleset, config: Config, hands: list[int], position: An
         raise BadPosition("position.order", f"must be \"normal\" or \"reversed\", got {_show(order)}")
     if order == "reversed" and not config.revolution:
         raise BadPosition("position.order", "is reversed, but this table plays without revolution")
-    trick, by = _trick(rules, config, position.get("trick"), seen, to_act)
+    trick, by = _trick(rules, config, position.get("trick"), seen, to_act, allows)
     passed = _seats(position.get("passed", []), "position.passed", n)
     for seat in passed:
         if seat in finished or seat == to_act or seat == by:
             why = ("has finished" if seat in finished else "is to act" if seat == to_act else "played the trick")
             raise BadPosition("position.passed", f"seat {seat} {why}: it cannot have passed")
-    if passed and not trick and not config.leader_may_pass:
+    if passed and not trick and not allows.leader_may_pass:
         raise BadPosition("position.passed", "seats passed on an empty table, which only leader_may_pass allows")
     scores = position.get("scores", [0] * n)
     if not isinstance(scores, list) or len(scores) != n:
@@ -186,8 +280,9 @@ def position_game(rules: Ruleset, config: Config, hands: list[int], position: An
     return g
 
 
-def _trick(rules: Ruleset, config: Config, value: Any, held: int, to_act: int) -> tuple[int, int | None]:
-    """(cards, by) of a position's trick: a play the table allows, of cards no hand holds."""
+def _trick(rules: Ruleset, config: Config, value: Any, held: int, to_act: int,
+           allows: Config | None = None) -> tuple[int, int | None]:
+    """(cards, by) of a position's trick: a play the table (`allows`) allows, of cards no hand holds."""
     if value is None:
         return 0, None
     if not isinstance(value, dict) or set(value) != {"cards", "by"}:
@@ -198,16 +293,24 @@ def _trick(rules: Ruleset, config: Config, value: Any, held: int, to_act: int) -
     if not cards:
         raise BadPosition("position.trick.cards", "an empty trick is null, not a trick of no card")
     if cards & held:
-        raise BadPosition("position.trick.cards", f"card {card_list(cards & held)[0]} is also in a hand")
+        raise BadPosition("position.trick.cards", f"card {card_list(cards & held)[0]} is also in a hand",
+                          "play.own-cards")
     if by == to_act:
         raise BadPosition("position.trick.by", f"seat {by} played the trick and is to act: every other seat "
                           "would have passed, and the trick would be over")
-    lead = GameState.__new__(GameState)  # could `by` lead these cards on an empty table of this config?
-    lead.rules, lead.config, lead.n, lead.phase, lead.to_act = rules, config, n, Phase.PLAY, by
-    lead.hands = [0] * n
+    if _lead_check(rules, allows or config, by, cards) is not None:
+        why = _lead_check(rules, config, by, cards)  # named by the table's own rule
+        assert why is not None
+        raise BadPosition("position.trick.cards", f"{' '.join(card_list(cards))} is not a play: {why.message}",
+                          why.rule)
+    return cards, by
+
+
+def _lead_check(rules: Ruleset, config: Config, by: int, cards: int) -> Any:
+    """Why `by` could not lead these cards on an empty table of `config` (None: it could)."""
+    lead = GameState.__new__(GameState)
+    lead.rules, lead.config, lead.n, lead.phase, lead.to_act = rules, config, config.players, Phase.PLAY, by
+    lead.hands = [0] * config.players
     lead.hands[by] = cards
     lead.trick, lead.trick_by, lead.passed, lead.reversed, lead.must = 0, None, 0, False, 0
-    why = lead.check(by, cards)
-    if why is not None:
-        raise BadPosition("position.trick.cards", f"{' '.join(card_list(cards))} is not a play: {why.message}")
-    return cards, by
+    return lead.check(by, cards)

@@ -8,7 +8,7 @@ import pytest
 
 from president.conform.lockstep import run_lockstep
 from president.conform.runner import handshake, run_scenarios
-from president.conform.verdict import diagnose_run, shrink_deviation
+from president.conform.verdict import diagnose_fit, shrink_deviation
 from president.game.engine import Ruleset
 from president.protocol.client import InProcessClient, SubprocessClient
 from president.spec import default_spec
@@ -148,7 +148,7 @@ def test_a_minimal_scenario_is_confirmed_and_no_bigger():
     client = mutant("wrong-next-leader")
     try:
         res, options = lockstep(client, 12)
-        devs = diagnose_run([], res, options, RULES, None)  # no shrinking yet
+        devs, _fit = diagnose_fit([], res, options, RULES, None)  # no shrinking yet
         assert devs
         dev = devs[0]
         assert dev.samples

@@ -1,0 +1,263 @@
+"""The replay loop: the reference follows an engine request by request (one loop for the toolkit).
+
+For each request the engine answered, `Replayer.step` plays it on the reference, compares the two
+replies (by the rules, `diagnose.diverge`, or the caller's own comparison), names the reference's
+refusal rule for an extra legal action, and at a divergence follows the engine:
+
+- the engine accepted and shows its STATE: the reference **adopts** it (`game_from_state`, the
+  validator of `new_game.position` extended with every invariant of a reachable state), keeping
+  its own count of deals and restoring the first-lead obligation (`option.first-lead.holder`)
+  while no card of the first deal was played;
+- the engine refused: its state is unchanged, so the reference goes back to its position before;
+- a query (`legal`, `state`) changes nothing.
+
+A STATE the rules cannot reach is **not followable**: the step carries the `Unfollowable` (the
+invariant broken, named after its clause) and the replay of that game ends there. A seeded deal
+belongs to the engine: compared by its observables (`diagnose.check_seeded`) unless the engine
+declares the spec's shuffle; the reference then goes on with the engine's hands.
+
+Lock-step (`games`), the fit (`fit`), the root cause of a scenario (`diagnose.root_cause`) and the
+shrinker (`shrink`) all replay through this loop. `deadline` (`toolkit.Deadline`) is checked at
+every step, so `--budget` stops a replay within one reference step.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..errors import IllegalAction
+from ..game.cards import parse_cards
+from ..game.engine import GameState, Phase, Ruleset
+from ..game.position import Unfollowable, game_from_state
+from ..protocol.client import ProtocolViolation
+from ..protocol.server import Session
+from ..scenarios.model import canonical_state, notation_action
+from .deals import is_seeded
+from .diagnose import Finding, check_seeded, diverge
+from .toolkit import NO_DEADLINE, Deadline
+
+Refusal = Callable[[str], str]
+#: (request, the reference's reply, the engine's reply, the reference's STATE before, refusal rule) -> finding
+Compare = Callable[[dict[str, Any], dict[str, Any], Any, "dict[str, Any] | None", "Refusal | None"], "Finding | None"]
+
+
+def refusal_rule(game: GameState | None) -> Refusal:
+    """Why the reference at `game` refuses an action (in `legal` notation): its own check there."""
+    def why(text: str) -> str:
+        if game is None:
+            return "turn.order"
+        action = notation_action(text)
+        err = game.check(game.to_act, parse_cards(action.get("cards", [])), give=action["type"] == "give")
+        return err.rule if err is not None else ""
+    return why
+
+
+def compare_rules(req: dict[str, Any], expected: dict[str, Any], actual: Any, before: dict[str, Any] | None,
+                  refusal: Refusal | None) -> Finding | None:
+    """The rule divergence of one reply (`diagnose.diverge`); a reply the rules cannot read is a
+    protocol finding."""
+    if actual == expected:
+        return None
+    if not isinstance(actual, dict) or not isinstance(actual.get("ok"), bool):
+        return Finding("protocol", f"reply to {req.get('cmd')} lacks a boolean ok: {actual!r}"[:200], kind="protocol")
+    try:
+        return diverge(req, expected, actual, before, refusal)
+    except (ProtocolViolation, KeyError, TypeError, AttributeError) as exc:
+        return Finding("protocol", f"malformed reply to {req.get('cmd')}: {type(exc).__name__}: {exc}"[:200],
+                       kind="protocol")
+
+
+def override(variant: dict[str, Any] | None) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A new_game config under `variant`: its values replace the config's."""
+    return lambda config: {**config, **(variant or {})}
+
+
+@dataclass
+class Step:
+    """One request replayed: the replies, the finding (None: they agree by the rules), the reference
+    position before it (`position`; a copy for an act or a deal) and its STATE (`before`), and `stop`
+    when the engine's STATE cannot be followed (the replay of this game ends)."""
+
+    request: dict[str, Any]
+    expected: dict[str, Any]
+    actual: Any
+    finding: Finding | None
+    position: GameState | None
+    before: dict[str, Any] | None
+    adopted: bool = False
+    stop: Unfollowable | None = None
+    seeded: bool = False  # compared by its observables (a deal the engine made from its seed)
+
+
+#: The reference's reply where a `quick` comparison found the engine's legal set equal (not built).
+QUICK: dict[str, Any] = {"ok": True}
+
+
+class Replayer:
+    """The reference following one engine game, request by request (see the module docstring).
+
+    `configure` maps a new_game config to the one the reference plays (a variant); a table the
+    reference refuses under it is played under the request's own config. `compare` compares two
+    replies (default: by the rules). `quick(reply, game)`: True when the engine's reply to `legal`
+    is the reference's at `game` (a cheaper test than building and comparing the reply)."""
+
+    def __init__(self, rules: Ruleset, configure: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+                 compare: Compare = compare_rules, spec_shuffle: bool = False, deadline: Deadline = NO_DEADLINE,
+                 quick: Callable[[Any, GameState], bool] | None = None):
+        self.rules, self.configure, self.compare, self.quick = rules, configure, compare, quick
+        self.spec_shuffle, self.deadline = spec_shuffle, deadline
+        self.ref = Session(rules)
+        self.before: dict[str, Any] | None = None  # the reference's STATE before the next request
+        self.config: dict[str, Any] = {}  # the new_game config the reference plays
+        self.last_ranking: list[int] = []  # the ranking of the last deal over
+        self.dealt = 0  # cards in the hands when the game started
+        self.stopped: Unfollowable | None = None
+
+    # --- one request ----------------------------------------------------------------------
+    def request(self, req: dict[str, Any]) -> dict[str, Any]:
+        """The request as the reference plays it (a new_game under the variant)."""
+        if req.get("cmd") != "new_game" or self.configure is None or not isinstance(req.get("config"), dict):
+            return req
+        return {**req, "config": self.configure(dict(req["config"]))}
+
+    def step(self, req: dict[str, Any], actual: Any) -> Step:
+        """Play `req` on the reference, compare with the engine's reply `actual`, follow the engine."""
+        self.deadline.check()
+        if self.stopped is not None:
+            raise self.stopped
+        cmd = req.get("cmd")
+        game = self.ref.game
+        if is_seeded(req) and (not self.spec_shuffle or (cmd == "deal" and (game is None or game.rng is None))):
+            return self._seeded(req, actual)
+        if cmd == "legal" and game is not None and self.quick is not None and self.quick(actual, game):
+            return Step(req, QUICK, actual, None, game, self.before)  # the same legal set: nothing changes
+        position = None if cmd == "new_game" else game.copy() if game is not None and cmd in ("act", "deal") else game
+        before = self.before
+        expected = self._handle(req)
+        refusal = refusal_rule(position) if cmd == "legal" and position is not None else None
+        finding = self.compare(req, expected, actual, before, refusal)
+        step = Step(req, expected, actual, finding, position, before)
+        if finding is None:
+            self._agreed(expected)
+        elif finding.kind != "protocol":
+            self._follow(step)
+        return step
+
+    def _handle(self, req: dict[str, Any]) -> dict[str, Any]:
+        sent = self.request(req)
+        if sent is not req:
+            game = self.ref.game
+            expected = self.ref.handle(sent)
+            if expected.get("ok"):
+                self.config = sent["config"]
+                return expected
+            self.ref.game = game  # the reference refuses the variant at this table: the table's own config
+        expected = self.ref.handle(req)
+        if req.get("cmd") == "new_game" and isinstance(req.get("config"), dict):
+            self.config = dict(req["config"])
+        return expected
+
+    def _agreed(self, expected: dict[str, Any]) -> None:
+        if expected.get("ok") and "state" in expected:
+            self.before = expected["state"]
+            game = self.ref.game
+            if game is not None:
+                if game.phase in (Phase.DEAL_OVER, Phase.GAME_OVER):
+                    self.last_ranking = list(game.finished)
+                if game.deal == 1 and not game.history and game.phase == Phase.PLAY:
+                    self.dealt = sum(h.bit_count() for h in game.hands)
+
+    def _follow(self, step: Step) -> None:
+        """After a divergence: the reference takes up the engine's position."""
+        req, actual, expected = step.request, step.actual, step.expected
+        if actual.get("ok") and isinstance(actual.get("state"), dict):
+            try:
+                self.adopt(actual["state"], step.position, accepted=req.get("cmd"))
+                step.adopted = True
+            except Unfollowable as exc:
+                step.stop = self.stopped = exc
+        elif not actual.get("ok") and expected.get("ok") and req.get("cmd") in ("act", "deal"):
+            self.ref.game = step.position  # the engine refused: its state is unchanged
+            if step.position is not None:
+                self.before = step.position.to_wire()
+        elif not actual.get("ok") and req.get("cmd") == "new_game":
+            step.stop = self.stopped = Unfollowable(step.finding.clause if step.finding else "setup.players",
+                                                    "the engine refused the new game")
+        if step.stop is None and self.ref.game is None and req.get("cmd") == "new_game":
+            step.stop = self.stopped = Unfollowable("setup.players", "the reference cannot play this table")
+
+    def adopt(self, state: dict[str, Any], position: GameState | None = None, accepted: Any = None) -> GameState:
+        """Set the reference at the engine's STATE (raises `Unfollowable` for a STATE the rules cannot
+        reach). `position`: the reference before the request the engine `accepted` (its command):
+        the reference keeps its own count of deals."""
+        if accepted == "new_game":
+            position = None  # a new game: nothing of the reference's last one carries over
+        elif position is None:
+            position = self.ref.game
+        try:
+            config = position.config if position is not None else self.rules.config(**self.config)
+        except IllegalAction as exc:
+            raise Unfollowable(exc.rule or "setup.players", f"the reference cannot play this table: {exc.message}") \
+                from None
+        deal = None
+        if position is not None:
+            deal = position.deal + (1 if accepted == "deal" else 0)
+        elif accepted == "new_game":
+            deal = 1
+        try:
+            canon = canonical_state(state)
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            raise Unfollowable("protocol", f"STATE cannot be read: {type(exc).__name__}: {exc}") from None
+        if canon.get("phase") in ("deal_over", "game_over") and isinstance(canon.get("finished"), list):
+            ranking = list(canon["finished"])
+        elif position is not None and position.phase in (Phase.DEAL_OVER, Phase.GAME_OVER):
+            ranking = list(position.finished)
+        else:
+            ranking = self.last_ranking
+        game = game_from_state(self.rules, config, canon, ranking, deal)
+        if accepted == "new_game":
+            self.dealt = sum(h.bit_count() for h in game.hands)
+        holder = config.holder
+        if holder is not None and game.deal == 1 and game.phase == Phase.PLAY and game.trick == 0 \
+                and sum(h.bit_count() for h in game.hands) == self.dealt and game.hands[game.to_act] >> holder & 1:
+            game.must = 1 << holder  # option.first-lead.holder: the first play is still due
+        if game.phase in (Phase.DEAL_OVER, Phase.GAME_OVER):
+            self.last_ranking = list(game.finished)
+        self.ref.game = game
+        self.before = game.to_wire()
+        return game
+
+    def _seeded(self, req: dict[str, Any], actual: Any) -> Step:
+        """A deal the engine made from its seed, compared by its observables."""
+        position = self.ref.game
+        before = self.before
+        sent = self.request(req)
+        if not isinstance(actual, dict) or not isinstance(actual.get("ok"), bool):
+            finding = Finding("protocol", f"reply to {req.get('cmd')} lacks a boolean ok: {actual!r}"[:200],
+                              kind="protocol")
+            return Step(req, {"ok": True}, actual, finding, position, before, seeded=True)
+        try:
+            finding, expected, adopted = check_seeded(sent, self.ref, actual, before, self.rules, self.last_ranking)
+        except (ProtocolViolation, KeyError, TypeError, AttributeError) as exc:
+            finding = Finding("protocol", f"malformed reply to {req.get('cmd')}: {type(exc).__name__}: {exc}"[:200],
+                              kind="protocol")
+            return Step(req, {"ok": True}, actual, finding, position, before, seeded=True)
+        if req.get("cmd") == "new_game" and isinstance(sent.get("config"), dict):
+            self.config = dict(sent["config"])
+        step = Step(req, expected, actual, finding, position, before, seeded=True)
+        if finding is not None:
+            if finding.kind != "protocol":
+                self._follow(step)
+            return step
+        if adopted is None:
+            if actual.get("ok"):  # a deal the reference cannot deal itself: it takes up the engine's
+                self._follow(step)
+            return step
+        self.ref = adopted
+        if req.get("cmd") == "new_game" and adopted.game is not None:
+            self.dealt = sum(h.bit_count() for h in adopted.game.hands)
+        self._agreed(expected)
+        return step
+
+
+__all__ = ["Replayer", "Step", "Unfollowable", "compare_rules", "override", "refusal_rule"]
