@@ -101,7 +101,7 @@ def test_a_toolkit_bug_in_one_game_costs_that_game(monkeypatch: pytest.MonkeyPat
     [err] = res.toolkit_errors
     assert (err.kind, err.item.split(" (")[0], err.error) == ("game", "game 2", "RuntimeError: planted bug")
     assert "buggy" in err.traceback and err.trace and err.trace[0][0]["cmd"] == "new_game"
-    assert err.to_json()["trace"][0]["request"]["cmd"] == "new_game"
+    assert err.to_json()["trace"][0][0]["cmd"] == "new_game"
     assert [g for g, _ in res.unfinished] == [2]
 
 
