@@ -35,8 +35,9 @@ def inert(text: str, newlines: bool = True) -> str:
 
 
 def cut(text: str, limit: int = TEXT_LIMIT) -> str:
-    """At most about `limit` characters of `text`, its full length noted when it is cut."""
-    if len(text) <= limit:
+    """At most about `limit` characters of `text`, its full length noted when it is cut (a text a
+    little over `limit`, such as one cut already with its note, is kept whole)."""
+    if len(text) <= limit + 64:
         return text
     return f"{text[:limit]}… [cut, {len(text):,} characters]"
 

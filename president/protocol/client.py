@@ -22,8 +22,8 @@ from ..errors import PresidentError
 from ..spec import MAX_LEGAL_ACTIONS
 from ..textsafe import inert
 from .procs import TOKEN_VAR, end_group, new_token
-from .reading import (LONG_LINE, MAX_REPLY_BYTES, NonJsonValue, OverBound, bound_reply, duplicate_action,
-                      loads_strict, measure)
+from .reading import (MAX_REPLY_BYTES, NonJsonValue, OverBound, bound_reply, duplicate_action,
+                      loads_strict, measure, shorten)
 
 __all__ = ["Client", "EngineDied", "EngineStartError", "EngineTimeout", "InProcessClient", "NonJsonValue",
            "ProtocolFault", "ProtocolViolation", "RunStopped", "SubprocessClient", "end_group", "loads_strict",
@@ -292,6 +292,7 @@ class SubprocessClient:
     def _parse(self, line: bytes, cmd: str | None) -> Any:
         """The line as JSON, within the protocol's bounds (`reading.measure`), or a fault."""
         try:
+            line = shorten(line)
             measure(line, cmd)
             return loads_strict(line)
         except OverBound as exc:
@@ -325,7 +326,7 @@ class SubprocessClient:
             if twice is not None:
                 raise self._fault("legal-twice", f"the reply to legal lists the action {json.dumps(twice)[:200]} "
                                   "more than once (legal lists every distinct action once)")
-        return bound_reply(reply, cmd, len(line) > LONG_LINE)
+        return bound_reply(reply, cmd)
 
     def pipeline(self, reqs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         """Write every request, read as many replies; writes and reads interleave so pipes never fill."""

@@ -1,7 +1,7 @@
 """Reading one reply line from an engine, bounded whatever the engine writes.
 
-A line is at most `MAX_REPLY_BYTES`; a long line is measured (values, objects) on its bytes before
-it is parsed, so that a `legal` reply over the protocol's `MAX_LEGAL_ACTIONS` or a reply holding
+A line is at most `MAX_REPLY_BYTES`; a long line has its long strings cut (`shorten`) and is measured
+(values, objects) on its bytes before it is parsed, so that a `legal` reply over the protocol's `MAX_LEGAL_ACTIONS` or a reply holding
 millions of values is refused without being built in memory. Once parsed, every text an engine
 chose (an error's code, rule and message, hello's name and version, any long string) is cut to
 `textsafe.TEXT_LIMIT` characters and made inert: a report keeps a few KB of it, whatever was sent.
@@ -23,7 +23,9 @@ LONG_LINE = 1 << 16
 #: The most JSON values (arrays, objects, strings, numbers...) one reply may hold: `legal` at its
 #: bound holds about 10 per action.
 MAX_VALUES = 40 * MAX_LEGAL_ACTIONS
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+_ESCAPE = re.compile(rb"\\(?:u[0-9a-fA-F]{4}|.)", re.S)
+_HIGH_SURROGATE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}")
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 
 
 class NonJsonValue(ValueError):
@@ -65,11 +67,37 @@ def loads_strict(line: bytes) -> Any:
     return value
 
 
+def _cut_string(match: re.Match[bytes]) -> bytes:
+    """A JSON string (with its quotes) cut to TEXT_LIMIT bytes, never inside an escape, a surrogate
+    pair or a UTF-8 character, its length noted."""
+    text = match.group()
+    if len(text) <= TEXT_LIMIT + 64:
+        return text
+    end = TEXT_LIMIT
+    for escape in _ESCAPE.finditer(text, 1, end + 6):
+        if escape.end() > end:
+            end = escape.start()
+            break
+    if _HIGH_SURROGATE.fullmatch(text, end - 6, end):  # the first half of a pair alone is no Unicode
+        end -= 6
+    while end > 1 and 0x80 <= text[end] < 0xC0:  # not inside a UTF-8 character
+        end -= 1
+    return text[:end] + f"… [cut, {len(text) - 2:,} bytes]".encode() + b'"'
+
+
+def shorten(line: bytes) -> bytes:
+    """A long line with each long string cut (`_cut_string`) before it is parsed: an engine's 5 MB
+    message is read as 2 KB of it, in one pass over the bytes."""
+    return _STRING.sub(_cut_string, line) if len(line) > LONG_LINE else line
+
+
 def measure(line: bytes, cmd: str | None) -> None:
     """Refuse (`OverBound`) a long line that would build too much once parsed: counted on its bytes,
     strings aside. A `legal` reply lists at most MAX_LEGAL_ACTIONS actions (one object each)."""
     if len(line) <= LONG_LINE:
         return
+    if line.count(b"{") + line.count(b"[") + line.count(b",") <= min(MAX_VALUES, MAX_LEGAL_ACTIONS + 1):
+        return  # within every bound even counting what strings hold
     bare = _STRING.sub(b'""', line)  # strings aside: their brackets and commas are text
     objects = bare.count(b"{")
     values = objects + bare.count(b"[") + bare.count(b",")
@@ -81,22 +109,9 @@ def measure(line: bytes, cmd: str | None) -> None:
                                   f"{MAX_VALUES:,} any reply may hold (docs/protocol.md, Bounds); not read")
 
 
-def _cut_strings(value: Any) -> Any:
-    """Every string of a parsed long line cut to TEXT_LIMIT characters (inert when cut)."""
-    if isinstance(value, str):
-        return engine_text(value) if len(value) > TEXT_LIMIT else value
-    if isinstance(value, list):
-        return [_cut_strings(v) for v in value]
-    if isinstance(value, dict):
-        return {_cut_strings(k): _cut_strings(v) for k, v in value.items()}
-    return value
-
-
-def bound_reply(reply: dict[str, Any], cmd: str | None, long: bool) -> dict[str, Any]:
+def bound_reply(reply: dict[str, Any], cmd: str | None) -> dict[str, Any]:
     """The reply as the toolkit keeps it: the engine's own texts cut and inert (an error's code, rule
-    and message, hello's name and version); on a long line, every string cut."""
-    if long:
-        reply = _cut_strings(reply)
+    and message, hello's name and version)."""
     err = reply.get("error")
     if isinstance(err, dict):
         for key in ("code", "rule", "message"):
