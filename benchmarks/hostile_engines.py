@@ -32,7 +32,7 @@ CASES: dict[str, tuple[str, dict[str, str], tuple[str, ...]]] = {
     "huge-refusal": ("huge-refusal", {"FAKE_SIZE": "5000000"}, ()),
     "legal-flood": ("legal-flood", {"FAKE_COUNT": "20000"}, ()),
     "legal-dups": ("legal-dups", {}, ()),
-    "drip": ("drip", {"FAKE_RATE": "50"}, ()),
+    "drip": ("drip", {"FAKE_RATE": "200"}, ()),
     "stray": ("stray", {}, ()),
     "setsid-exit": ("setsid-exit", {}, ()),
 }

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Callable
 
 import click
 
-from .util import ProgressLine, Seconds, check_output, write_output
+from .util import ProgressLine, Seconds, check_output, echo, write_output
 from ..errors import PresidentError
 
 if TYPE_CHECKING:
@@ -172,14 +172,14 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
                        spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget, jobs=jobs)
     faults = getattr(run, "faults", [])
     for fault in faults:
-        click.echo(f"protocol fault: {fault}", err=True)
+        echo(f"protocol fault: {fault}", err=True)
     if lang == "en":
-        click.echo(report.summary_text(run, verbose))
+        echo(report.summary_text(run, verbose))
     else:
         from ..conform.localized import localized_summary
-        click.echo(localized_summary(run.spec, run.results, run.lock, run.engine, lang, verbose))
+        echo(localized_summary(run.spec, run.results, run.lock, run.engine, lang, verbose))
         if run.deviations or run.fit is not None:  # clause titles in LANG, the rest in English (ids, options, Gherkin)
-            click.echo("\n".join([""] + report.first_screen(run)[1:-1] + [""] + report.deviation_lines(run)))
+            echo("\n".join([""] + report.first_screen(run)[1:-1] + [""] + report.deviation_lines(run)))
     data = report.json_report(run)
     data["protocol_faults"] = list(faults)
     texts = {
@@ -226,9 +226,9 @@ def _side_by_side(engines: tuple[str, ...], json_path: Path | None, html_path: P
 
     runs = [_run_or_exit(engine, engine, **kwargs) for engine in engines]
     for run in runs:
-        click.echo("\n".join(report.first_screen(run)) + "\n")
+        echo("\n".join(report.first_screen(run)) + "\n")
     table = matrix(runs)
-    click.echo(matrix_text(table))
+    echo(matrix_text(table))
     try:
         if json_path is not None:
             write_output(json_path, json.dumps(table, indent=2, ensure_ascii=False) + "\n", "--json")

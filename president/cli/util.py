@@ -12,6 +12,7 @@ import click
 
 from ..atomic import StagingError, replace_all
 from ..errors import PresidentError
+from ..textsafe import inert
 
 
 class Seconds(click.ParamType):
@@ -51,6 +52,12 @@ def write_output(path: Path, text: str, option: str) -> None:
     except StagingError as exc:
         raise PresidentError(f"cannot write {option} {path}: {exc.error.strerror or exc.error} "
                              "(choose a writable place)") from None
+
+
+def echo(text: str, err: bool = False) -> None:
+    """Print a text that may quote an engine or a catalog: its control characters shown as escapes
+    (`president.textsafe.inert`), so that nothing it holds moves the cursor or rewrites the terminal."""
+    click.echo(inert(text), err=err)
 
 
 class ProgressLine:

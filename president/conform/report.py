@@ -15,7 +15,9 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from ..spec import Spec
+from ..textsafe import inert, xml_text
 from .lockstep import LockstepResult
+from .messages import share_messages
 from .runner import ScenarioResult, clause_outcomes, is_ai_result, totals
 from .verdict import Deviation
 
@@ -239,7 +241,7 @@ def summary_text(run: Run, verbose: bool = False) -> str:
             if d.engine_error:
                 out.append(cut(f"  engine said: {d.engine_error}", LINE))
     out += ["", line]
-    return "\n".join(out)
+    return inert("\n".join(out))  # engine and catalog texts shown, never obeyed
 
 
 def _suite(results: list[ScenarioResult]) -> dict[str, int]:
@@ -247,8 +249,10 @@ def _suite(results: list[ScenarioResult]) -> dict[str, int]:
 
 
 def json_report(run: Run) -> dict[str, Any]:
+    """The run as JSON; each long text quoted more than once is kept once, in `messages` (see
+    `president.conform.messages`: a repeat is `{"$ref": "#/messages/N"}`)."""
     lock, hello = run.lock, run.hello
-    return {
+    return share_messages({
         "spec_version": run.spec.version,
         "engine": {k: hello.get(k) for k in ("name", "version", "protocol", "spec_version", "options")} if hello else None,
         "scenarios": _suite(run.rule_results),
@@ -266,7 +270,16 @@ def json_report(run: Run) -> dict[str, Any]:
         "failing": run.failing,
         "scenario_results": [r.as_dict() for r in run.results],
         "divergences": [d.as_dict() for d in lock.divergences[:100]] if lock else [],
-    }
+    })
+
+
+def _xml_safe(element: ET.Element) -> ET.Element:
+    """Every text and attribute of `element` (and below) without what XML 1.0 forbids."""
+    for node in element.iter():
+        node.attrib = {k: xml_text(v) for k, v in node.attrib.items()}
+        if node.text:
+            node.text = xml_text(node.text)
+    return element
 
 
 def junit_xml(run: Run) -> str:
@@ -297,7 +310,7 @@ def junit_xml(run: Run) -> str:
             ET.SubElement(case, tag, message=f"{lock.failed} divergent game(s), {lock.errors} error(s)").text = "\n".join(
                 f"game {d.game} seed {d.seed} request {d.index} [{d.clause}] {d.message}" for d in lock.divergences[:50]
             ) or first.message
-    return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
+    return ET.tostring(_xml_safe(suite), encoding="unicode", xml_declaration=True) + "\n"
 
 
 def cucumber_json(spec: Spec, results: list[ScenarioResult]) -> list[dict[str, Any]]:

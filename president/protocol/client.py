@@ -297,9 +297,12 @@ class SubprocessClient:
             return loads_strict(line)
         except OverBound as exc:
             raise self._fault(f"over-bound-{exc.kind}", str(exc)) from None
-        except (RecursionError, MemoryError):
-            raise self._fault("not-json", f"the engine wrote a line too deeply nested or too large to read "
-                              f"({len(line):,} bytes): {line[:200]!r}") from None
+        except RecursionError:
+            raise self._fault("not-json", f"the engine wrote a line that is not JSON on stdout (nested too deeply "
+                              f"to read): {line[:200]!r}") from None
+        except MemoryError:
+            raise self._fault("too-long", f"the engine wrote a reply too large to read ({len(line):,} bytes): "
+                              f"{line[:200]!r}") from None
         except NonJsonValue as exc:
             at = max(0, min((i for i in (line.find(b"NaN"), line.find(b"Infinity")) if i >= 0), default=0) - 80)
             raise self._fault("not-json-value", f"the engine wrote a reply with a value JSON does not have "

@@ -38,7 +38,8 @@ MODES = {
     "huge-refusal": "refuses every act with a message of $FAKE_SIZE characters (default 5,000,000)",
     "legal-flood": "answers legal with $FAKE_COUNT (default 20,000) distinct plays the seat cannot make",
     "legal-dups": "answers legal with 10,000 copies of a pass",
-    "drip": "writes each reply a few bytes at a time, $FAKE_RATE bytes a second (default 50)",
+    "drip": "answers hello, then writes each reply a few bytes at a time, $FAKE_RATE bytes a second (default 200: "
+            "every reply comes within 5 s)",
     "stray": "writes an unasked error reply 0.3 s after each new_game reply",
     "setsid-exit": "starts a child in a session of its own holding its stdout (pid in $FAKE_PIDS), exits at the first act",
     "escapes": "puts terminal escapes, CR, XML-forbidden and bidi characters in its name, refusals and stderr",
@@ -83,13 +84,19 @@ def _spawn_child() -> None:
         f.write(f"{child.pid}\n")
 
 
+_REFUSAL = ""
+
+
 def _hostile(mode: str, cmd: str, reply: str) -> str:
     """The reply of the hostile engines (issue 27), from the reference's `reply`."""
+    if mode == "huge-refusal" and cmd == "act":  # made once: the engine's own time stays small
+        global _REFUSAL
+        _REFUSAL = _REFUSAL or json.dumps({"ok": False, "error": {
+            "code": "refused", "rule": "play.strictly-higher",
+            "message": "refused: " + "x" * int(os.environ.get("FAKE_SIZE", 5_000_000))}}) + "\n"
+        return _REFUSAL
     answer = json.loads(reply)
-    if mode == "huge-refusal" and cmd == "act":
-        answer = {"ok": False, "error": {"code": "refused", "rule": "play.strictly-higher",
-                                         "message": "refused: " + "x" * int(os.environ.get("FAKE_SIZE", 5_000_000))}}
-    elif mode == "legal-flood" and cmd == "legal" and answer.get("ok"):
+    if mode == "legal-flood" and cmd == "legal" and answer.get("ok"):
         import itertools
 
         cards = [r + s for r in ("3", "4", "5", "6", "7", "8", "9", "10", "V", "D", "R", "A", "2") for s in "CDHS"]
@@ -128,7 +135,7 @@ def _setsid_child() -> None:
 
 
 def _drip(out, reply: str) -> None:
-    rate = float(os.environ.get("FAKE_RATE", 50))
+    rate = float(os.environ.get("FAKE_RATE", 200))
     data = reply.encode()
     for i in range(0, len(data), 5):
         os.write(out.fileno(), data[i:i + 5])
@@ -182,7 +189,7 @@ def main(mode: str) -> int:
         reply = json.dumps(session.handle(req)) + "\n"
         if mode in ("huge-refusal", "legal-flood", "legal-dups", "escapes"):
             reply = _hostile(mode, cmd, reply)
-        if mode == "drip":
+        if mode == "drip" and cmd != "hello":
             _drip(out, reply)
             continue
         if mode == "stray" and cmd == "new_game":
