@@ -42,7 +42,7 @@ MODES = {
             "every reply comes within 5 s)",
     "stray": "writes an unasked error reply 0.3 s after each new_game reply",
     "setsid-exit": "starts a child in a session of its own holding its stdout (pid in $FAKE_PIDS), exits at the first act",
-    "escapes": "puts terminal escapes, CR, XML-forbidden and bidi characters in its name, refusals and stderr",
+    "escapes": "refuses every act; terminal escapes, CR, XML-forbidden and bidi characters in its name, refusals, stderr",
 }
 
 #: What the "escapes" engine says: screen clear, window title, hyperlink, carriage return, XML-forbidden, bidi.
@@ -108,20 +108,16 @@ def _hostile(mode: str, cmd: str, reply: str) -> str:
     elif mode == "escapes":
         if cmd == "hello":
             answer["name"] = HOSTILE_TEXT
-        if answer.get("ok") is False:
-            answer["error"].update(code=HOSTILE_TEXT, message=HOSTILE_TEXT)
+        if cmd == "act":  # every act refused: the texts reach failures, JUnit and the terminal
+            answer = {"ok": False, "error": {"code": HOSTILE_TEXT, "rule": HOSTILE_TEXT, "message": HOSTILE_TEXT}}
     return json.dumps(answer) + "\n"
 
 
 def _stray(out) -> None:
-    """An unasked error reply, 0.3 s from now (a timer thread: it lands wherever the client is)."""
-    import threading
-
-    def write() -> None:
-        out.write('{"ok":false,"error":{"code":"stray","rule":null,"message":"nobody asked"}}\n')
-        out.flush()
-
-    threading.Timer(0.3, write).start()
+    """An unasked error reply, 0.3 s after the reply just written (the next request waits meanwhile)."""
+    time.sleep(0.3)
+    out.write('{"ok":false,"error":{"code":"stray","rule":null,"message":"nobody asked"}}\n')
+    out.flush()
 
 
 def _setsid_child() -> None:
@@ -192,8 +188,6 @@ def main(mode: str) -> int:
         if mode == "drip" and cmd != "hello":
             _drip(out, reply)
             continue
-        if mode == "stray" and cmd == "new_game":
-            _stray(out)
         if mode == "deep-json" and cmd == "hello":
             reply = "[" * 100000 + "]" * 100000 + "\n"
         if mode == "nan-reply" and cmd == "new_game" and '"state"' in reply and _nan_now():
@@ -221,6 +215,8 @@ def main(mode: str) -> int:
             continue
         out.write(reply)
         out.flush()
+        if mode == "stray" and cmd == "new_game":
+            _stray(out)
         if cmd == "quit":
             return 0
     return 0
