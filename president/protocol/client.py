@@ -40,6 +40,8 @@ STDERR_TAIL = 1 << 16
 #: slower counts toward being hung as a timeout does, whatever the time left until its deadline.
 DRIP_SECONDS = 1.0
 #: What each command's successful reply must hold (a cheap check that a reply fits its request).
+#: Faults that show a line answering no request (unasked, extra, out of step, a log line).
+_STRAY_KINDS = frozenset({"unasked", "extra", "mismatched", "not-json", "not-object"})
 _REPLY_KEYS = {"hello": "protocol", "legal": "actions", "new_game": "state", "deal": "state", "act": "state",
                "state": "state"}
 
@@ -165,7 +167,7 @@ class SubprocessClient:
         self._fault_kinds: list[str] = []
         self._timeouts = 0
         self._faults_in_row = 0
-        self._unasked = 0  # lines nobody asked for, in the whole run: never forgiven by later replies
+        self._unasked = 0  # lines that answered no request, in the whole run: never forgiven by later replies
         self._buf = bytearray()
         self._err = bytearray()  # the last STDERR_TAIL bytes of stderr since the last (re)start
         self._err_total = 0
@@ -261,22 +263,22 @@ class SubprocessClient:
     def _fault(self, kind: str, message: str) -> ProtocolFault | RunStopped:
         """Record a protocol fault (the first of each kind is reported), stop the engine: its
         replies are out of step now. The same fault `hung_after` times in a row stops the run, and
-        so do `hung_after` lines nobody asked for in the whole run (a reply in between forgives
-        none of them: such a line may have been taken for a reply)."""
+        so do `hung_after` lines that answered no request in the whole run (`_STRAY_KINDS`: a reply
+        in between forgives none of them, as such a line may have been taken for a reply)."""
         if kind not in self.fault_counts:
             self.faults.append(message)
             self._fault_kinds.append(kind)
         self.fault_counts[kind] = self.fault_counts.get(kind, 0) + 1
         self._faults_in_row += 1
-        if kind in ("unasked", "extra"):
+        if kind in _STRAY_KINDS:
             self._unasked += 1
         self.stop()
         if self._faults_in_row >= self.hung_after:
             return RunStopped(f"the engine keeps breaking the protocol ({self._faults_in_row} times in a row): "
                               f"{message} (fix the engine; see docs/protocol.md, Framing)")
         if self._unasked >= self.hung_after:
-            return RunStopped(f"the engine keeps breaking the protocol ({self._unasked} lines nobody asked for in "
-                              f"this run): {message} (fix the engine; see docs/protocol.md, Framing)")
+            return RunStopped(f"the engine keeps breaking the protocol ({self._unasked} lines that answered no "
+                              f"request, in this run): {message} (fix the engine; see docs/protocol.md, Framing)")
         return ProtocolFault(message + " (engine stopped; restarted for the next scenario or game)")
 
     def fault_report(self) -> list[str]:
