@@ -13,6 +13,7 @@ from typing import Iterable, NoReturn
 import click
 
 from ..errors import PresidentError, Problem, SpecError
+from .util import echo
 
 #: Kept here (not imported from president.i18n) so that loading the CLI stays cheap.
 LANGS = ("en", "ar", "el", "ru", "hy", "hi")
@@ -25,7 +26,7 @@ _SPEC = click.option("--spec", "spec", type=click.Path(dir_okay=False, path_type
 
 
 def _say(message: str) -> None:
-    click.echo(message, err=True)
+    echo(message, err=True)  # a problem may quote a catalog: shown inert
 
 
 def _fail(problems: Iterable[Problem], what: str) -> NoReturn:
@@ -155,7 +156,7 @@ def pseudo(spec: Path | None, root: Path | None, fmt: str) -> None:
                             translator=Translator(PSEUDO_LANG, None, pseudo=True))
     except PresidentError as exc:
         _fail(_problems_of(exc), "pseudo failed")
-    click.echo(text)
+    echo(text)
 
 
 @i18n.command()

@@ -85,7 +85,7 @@ class Main(click.Group):
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort, SystemExit):
             raise
         except PresidentError as exc:  # one line, its control characters shown (it may quote an engine)
-            raise click.ClickException(inert(str(exc).split("\n")[0], newlines=False)) from None
+            raise click.ClickException(inert(str(exc).split("\n")[0])) from None
         except BrokenPipeError:  # `president ... | head`: the reader left, nothing to say
             sys.stderr.close()
             os._exit(1)

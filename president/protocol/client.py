@@ -227,7 +227,7 @@ class SubprocessClient:
             text = text[1:]
         kept: list[str] = []  # the last lines first, each cut at 200 characters, about 600 in all
         for line in reversed(text[-lines:]):
-            line = inert(line, newlines=False)
+            line = inert(line, strict=True)
             if kept and sum(map(len, kept)) + len(line[:200]) > 600:
                 break
             kept.append(line[:200] + ("..." if len(line) > 200 else ""))

@@ -18,16 +18,18 @@ from .fake_engine import HOSTILE_TEXT
 from .test_faults import FAKE, left_alive
 
 
-@pytest.mark.parametrize("raw", ["\x1b", "\r", "\x00", "\x07", "\x7f", "\x9b", "\u202e", "\u2066", "\u200b"])
+@pytest.mark.parametrize("raw", ["\x1b", "\r", "\x00", "\x07", "\x7f", "\x9b", "\u202e", "\u202a", "\u2028"])
 def test_every_control_character_is_shown_escaped(raw):
     shown = inert(f"a{raw}b")
     assert raw not in shown and shown.startswith("a\\") and shown.endswith("b")
     assert inert(shown) == shown  # escaping twice changes nothing
 
 
-def test_newlines_are_kept_in_a_report_and_escaped_on_one_line():
-    assert inert("a\nb\tc") == "a\nb\tc"
-    assert inert("a\nb", newlines=False) == "a\\x0ab"
+def test_newlines_and_isolates_are_kept_in_a_report_and_escaped_in_an_engine_text():
+    rtl = "\u200f\u2068ع\u2069"  # what the project's own right-to-left texts use
+    assert inert(f"a\nb\tc{rtl}") == f"a\nb\tc{rtl}"
+    assert inert("a\nb", strict=True) == "a\\x0ab"
+    assert engine_text(rtl) == "\\u200f\\u2068ع\\u2069"
 
 
 def test_a_long_text_is_cut_with_its_length_noted():
