@@ -450,7 +450,7 @@ class SubprocessClient:
                 exited = True  # what it wrote before exiting is read below, then its replies are owed
             if out_fd in readable or exited:
                 had = len(buf)
-                if not self._take(out_fd) and len(buf) == had:
+                if not self._take(out_fd) and len(buf) == had and not exited:
                     raise self._died("closed its output", reqs, len(replies))
                 if begun is None and buf.strip():
                     begun = time.monotonic()
