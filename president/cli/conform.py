@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .util import ProgressLine, Seconds, check_outputs, project_here, run_inputs, write_output
+from .util import ProgressLine, Seconds, check_outputs, echo, project_here, run_inputs, write_output
 from ..errors import PresidentError
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
                        spec_path=spec_path, lang=lang, shrink=shrink, hung_after=hung_after, budget=budget, jobs=jobs,
                        cluster=cluster, connect_timeout=connect_timeout, root=root)
     for fault in run.faults:
-        click.echo(f"protocol fault: {fault}", err=True)
+        echo(f"protocol fault: {fault}", err=True)
     texts = {
         "--junit": lambda: report.junit_xml(run),
         "--cucumber-json": lambda: json.dumps(report.cucumber_json(run.spec, run.results), indent=2) + "\n",
@@ -116,7 +116,7 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
     if json_path is not None:  # rendered last: it counts every toolkit error, the other reports' included
         rendered["--json"] = _render(run, "--json", lambda: _json_text(run, saved))
     if text is not None:
-        click.echo(text if lang == "en" else "\n".join([text, *report.toolkit_lines(run)]))
+        echo(text if lang == "en" else "\n".join([text, *report.toolkit_lines(run)]))
     try:
         for option, path in outputs.items():
             if path is not None and rendered.get(option) is not None:
@@ -124,7 +124,7 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
     except PresidentError as exc:
         raise click.ClickException(str(exc)) from None
     if saved:
-        click.echo(f"toolkit errors: each one's traceback and trace saved in {saved[0].parent}", err=True)
+        echo(f"toolkit errors: each one's traceback and trace saved in {saved[0].parent}", err=True)
     if run.exit_code:
         raise SystemExit(run.exit_code)
 
@@ -159,7 +159,7 @@ def _render(run: "Run", what: str, render: Any) -> str | None:
     with guard("report", what, run.toolkit_errors) as caught:
         return render()
     if os.environ.get("PRESIDENT_DEBUG") and caught.error is not None:
-        click.echo(caught.error.traceback, err=True)
+        echo(caught.error.traceback, err=True)
     return None
 
 
@@ -169,7 +169,7 @@ def _save_toolkit_errors(run: "Run", reports: list[Path]) -> list[Path]:
     if not run.toolkit_errors:
         return []
     if not reports or str(reports[0]) == "-" or not Path(reports[0]).parent.is_dir():
-        click.echo("toolkit errors: give --json FILE to keep their tracebacks and traces", err=True)
+        echo("toolkit errors: give --json FILE to keep their tracebacks and traces", err=True)
         return []
     folder = Path(f"{reports[0]}.toolkit-errors")
     try:
@@ -180,7 +180,7 @@ def _save_toolkit_errors(run: "Run", reports: list[Path]) -> list[Path]:
             write_output(files[-1], json.dumps(error.to_json(), indent=1, ensure_ascii=False, default=repr) + "\n",
                          "toolkit error")
     except (OSError, PresidentError) as exc:
-        click.echo(f"toolkit errors: cannot save them in {folder}: {exc}", err=True)
+        echo(f"toolkit errors: cannot save them in {folder}: {exc}", err=True)
         return []
     return files
 
@@ -208,7 +208,7 @@ def _run_or_exit(engine: str | None, name: str = "the engine", spec_path: Path |
         if os.environ.get("PRESIDENT_DEBUG"):
             raise
         bar.clear()
-        click.echo(f"Error: internal error (the toolkit failed, not your engine): {type(exc).__name__}: {exc} "
+        echo(f"Error: internal error (the toolkit failed, not your engine): {type(exc).__name__}: {exc} "
                    "(please report it; PRESIDENT_DEBUG=1 shows the traceback)", err=True)
         raise SystemExit(3) from None
     finally:
@@ -220,9 +220,9 @@ def _side_by_side(engines: tuple[str, ...], json_path: Path | None, html_path: P
     from ..conform.matrix import matrix, matrix_html, matrix_text
     runs = [_run_or_exit(engine, engine, root=project_here(), **kwargs) for engine in engines]
     for run in runs:
-        click.echo(run.summary() + "\n")
+        echo(run.summary() + "\n")
     table = matrix(runs)
-    click.echo(matrix_text(table))
+    echo(matrix_text(table))
     try:
         if json_path is not None:
             write_output(json_path, json.dumps(table, indent=2, ensure_ascii=False) + "\n", "--json")

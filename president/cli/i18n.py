@@ -14,6 +14,7 @@ import click
 
 from ..errors import PresidentError, Problem, SpecError
 from ..resources import LANGS, find_project_root
+from .util import echo
 
 
 
@@ -32,7 +33,7 @@ _SPEC = click.option("--spec", "spec", type=click.Path(dir_okay=False, path_type
 
 
 def _say(message: str) -> None:
-    click.echo(message, err=True)
+    echo(message, err=True)  # a problem may quote a catalog: shown inert
 
 
 def _fail(problems: Iterable[Problem], what: str) -> NoReturn:
@@ -161,7 +162,7 @@ def pseudo(spec: Path | None, root: Path | None, fmt: str) -> None:
                             translator=Translator(PSEUDO_LANG, None, pseudo=True))
     except PresidentError as exc:
         _fail(_problems_of(exc), "pseudo failed")
-    click.echo(text)
+    echo(text)
 
 
 @i18n.command()

@@ -23,6 +23,7 @@ import click  # noqa: E402
 
 from .._version import __version__  # noqa: E402
 from ..errors import PresidentError  # noqa: E402
+from ..textsafe import inert  # noqa: E402
 
 INTERRUPTED = 130
 TERMINATED = 143  # 128 + SIGTERM, as a shell reports it
@@ -83,14 +84,16 @@ class Main(click.Group):
             interrupted()
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort, SystemExit):
             raise
-        except PresidentError as exc:
-            raise click.ClickException(str(exc).split("\n")[0] if "\n" in str(exc) else str(exc)) from None
+        except PresidentError as exc:  # one line, its control characters shown (it may quote an engine)
+            raise click.ClickException(inert(str(exc).split("\n")[0])) from None
         except BrokenPipeError:  # `president ... | head`: the reader left, nothing to say
             sys.stderr.close()
             os._exit(1)
-        except (RecursionError, MemoryError) as exc:
-            raise click.ClickException(f"the input is too large or too deeply nested ({type(exc).__name__}); "
-                                       "make it smaller") from None
+        except RecursionError:
+            raise click.ClickException("the input is too deeply nested (RecursionError); make it smaller") from None
+        except MemoryError:  # not the user's input, necessarily: an engine's replies are bounded, but not all else
+            raise click.ClickException("out of memory (MemoryError); stopped (a smaller --games or --jobs needs less; "
+                                       "please report it if an engine's replies caused it)") from None
         except Exception as exc:  # a bug: still one line; PRESIDENT_DEBUG=1 shows the traceback
             if os.environ.get("PRESIDENT_DEBUG"):
                 raise

@@ -14,6 +14,7 @@ import click
 
 from ..atomic import NAME_MAX, StagingError, is_special, replace_all
 from ..errors import PresidentError, Problem
+from ..textsafe import inert
 
 
 class Seconds(click.ParamType):
@@ -155,6 +156,12 @@ def bounded(problems: Iterable[Problem], limit: int = MAX_LINE) -> list[Problem]
                             bounded_line(p.message, 100), bounded_line(p.hint, 100))
         out.append(p)
     return out
+
+
+def echo(text: str, err: bool = False) -> None:
+    """Print a text that may quote an engine or a catalog: its control characters shown as escapes
+    (`president.textsafe.inert`), so that nothing it holds moves the cursor or rewrites the terminal."""
+    click.echo(inert(text), err=err)
 
 
 class ProgressLine:

@@ -15,7 +15,9 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from ..spec import Spec
+from ..textsafe import inert, xml_text
 from .lockstep import LockstepResult
+from .messages import share_messages
 from .runner import Outcome, ScenarioResult, clause_outcomes, is_ai_result, totals
 from .toolkit import ToolkitError
 from .verdict import Deviation
@@ -296,7 +298,7 @@ def summary_text(run: Run, verbose: bool = False) -> str:
             if d.engine_error:
                 out.append(cut(f"  engine said: {d.engine_error}", LINE))
     out += ["", line]
-    return "\n".join(out)
+    return inert("\n".join(out))  # engine and catalog texts shown, never obeyed
 
 
 def spec_outline(spec: Spec) -> dict[str, Any]:
@@ -319,8 +321,10 @@ def _kept(divergences: list[Any], limit: int = 100) -> list[Any]:
 
 
 def json_report(run: Run) -> dict[str, Any]:
+    """The run as JSON; each long text quoted more than once is kept once, in `messages` (see
+    `president.conform.messages`: a repeat is `{"$ref": "#/messages/N"}`)."""
     lock, hello = run.lock, run.hello
-    return {
+    return share_messages({
         "report_version": REPORT_VERSION,
         "spec_version": run.spec.version,
         "spec": spec_outline(run.spec),
@@ -347,7 +351,16 @@ def json_report(run: Run) -> dict[str, Any]:
         "scenario_results": [{**r.as_dict(), "section": r.section, "name": r.name,
                               "root_cause": r.root.text() if r.root else None} for r in run.results],
         "divergences": [d.as_dict() for d in _kept(lock.divergences)] if lock else [],
-    }
+    })
+
+
+def _xml_safe(element: ET.Element) -> ET.Element:
+    """Every text and attribute of `element` (and below) without what XML 1.0 forbids."""
+    for node in element.iter():
+        node.attrib = {k: xml_text(v) for k, v in node.attrib.items()}
+        if node.text:
+            node.text = xml_text(node.text)
+    return element
 
 
 def junit_xml(run: Run) -> str:
@@ -381,7 +394,7 @@ def junit_xml(run: Run) -> str:
             ET.SubElement(case, tag, message=f"{lock.failed} divergent game(s), {lock.errors} error(s)").text = "\n".join(
                 f"game {d.game} seed {d.seed} request {d.index} [{d.clause}] {d.message}" for d in lock.divergences[:50]
             ) or first.message
-    return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
+    return ET.tostring(_xml_safe(suite), encoding="unicode", xml_declaration=True) + "\n"
 
 
 def cucumber_json(spec: Spec, results: list[ScenarioResult]) -> list[dict[str, Any]]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import atexit
 import json
-import math
 import os
 import select
 import shlex
@@ -20,6 +19,15 @@ import weakref
 from typing import Any, Callable, Protocol, Sequence
 
 from ..errors import PresidentError
+from ..spec import MAX_LEGAL_ACTIONS
+from ..textsafe import inert
+from .procs import TOKEN_VAR, end_group, new_token
+from .reading import (MAX_REPLY_BYTES, NonJsonValue, OverBound, bound_reply, duplicate_action,
+                      loads_strict, measure, shorten)
+
+__all__ = ["Client", "EngineDied", "EngineStartError", "EngineTimeout", "InProcessClient", "NonJsonValue",
+           "ProtocolFault", "ProtocolViolation", "RunStopped", "SubprocessClient", "end_group", "loads_strict",
+           "open_client", "reference_command"]
 
 DEFAULT_TIMEOUT = 5.0
 #: Consecutive timeouts after which the engine is declared hung and the run stops.
@@ -28,7 +36,12 @@ DEFAULT_HUNG_AFTER = 3
 STARTUP_TIMEOUT = 10.0
 #: How much of the engine's stderr is kept (its last bytes): enough for a crash's message and traceback.
 STDERR_TAIL = 1 << 16
+#: A reply line, once begun, ends within this many seconds (at most --timeout): one that trickles in
+#: slower counts toward being hung as a timeout does, whatever the time left until its deadline.
+DRIP_SECONDS = 1.0
 #: What each command's successful reply must hold (a cheap check that a reply fits its request).
+#: Faults that show a line answering no request (unasked, extra, out of step, a log line).
+_STRAY_KINDS = frozenset({"unasked", "extra", "mismatched", "not-json", "not-object"})
 _REPLY_KEYS = {"hello": "protocol", "legal": "actions", "new_game": "state", "deal": "state", "act": "state",
                "state": "state"}
 
@@ -114,37 +127,6 @@ def _times(k: int) -> str:
     return "once" if k == 1 else f"{k} times in a row"
 
 
-class NonJsonValue(PresidentError, ValueError):
-    """Python's json reads it, RFC 8259 has no such value: NaN, Infinity, 1e400, a lone surrogate."""
-
-
-def _not_json(name: str) -> Any:
-    raise NonJsonValue(f"{name} is not a JSON value")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise NonJsonValue(f"{text} is out of the range of a JSON number")
-    return value
-
-
-def loads_strict(line: bytes) -> Any:
-    """JSON as RFC 8259 has it: no NaN, Infinity or -Infinity, no number that overflows to one,
-    no string that is not Unicode (a lone surrogate). Raises ValueError (NonJsonValue for those)."""
-    try:
-        value = json.loads(line, parse_constant=_not_json, parse_float=_finite)
-    except NonJsonValue:
-        json.loads(line)  # a line that is not JSON at all either ("NaN: a log line") raises plain ValueError
-        raise
-    if b"\\u" in line:  # an escaped lone surrogate reads as a str that cannot be written out again
-        try:
-            json.dumps(value, ensure_ascii=False).encode("utf-8")
-        except UnicodeEncodeError:
-            raise NonJsonValue("a string holds a lone surrogate (\\ud800-\\udfff), which is not Unicode") from None
-    return value
-
-
 #: Every engine started and not yet stopped: ended at exit whatever the way out (see `_end_all`).
 _LIVE: "weakref.WeakSet[SubprocessClient]" = weakref.WeakSet()
 
@@ -153,13 +135,15 @@ class SubprocessClient:
     """An engine command speaking JSON lines on stdin/stdout; the last `STDERR_TAIL` bytes of its
     stderr are kept for the report.
 
-    The engine runs in its own process group (with any process it starts), and stopping it ends
-    the whole group. Replies are matched to requests by position (the protocol has one reply per
-    request, in order); anything else on stdout is a `ProtocolFault` and stops the engine, so a
-    stray line never shifts later replies. An engine that closes its output is dead: it is
-    stopped, and restarted by the caller. After `hung_after` requests in a row without a reply (a
-    timeout, or a closed output) the engine is declared hung (`RunStopped`); `budget` seconds bound
-    the whole run.
+    The engine runs in its own process group and session, and stopping it ends the group and any
+    process that left it (`procs.end_group`). Replies are matched to requests by position (the
+    protocol has one reply per request, in order); anything else on stdout is a `ProtocolFault` and
+    stops the engine, so a stray line never shifts later replies. An engine that exits (seen through
+    its process, whoever still holds its stdout) or closes its output is dead: it is stopped, and
+    restarted by the caller. After `hung_after` requests in a row without a reply (a timeout, a
+    closed output, an exit, a reply trickling in over `DRIP_SECONDS`) the engine is declared hung
+    (`RunStopped`); `budget` seconds bound the whole run. Every reply is bounded (`reading`):
+    at most `MAX_REPLY_BYTES`, its texts cut and inert.
     """
 
     def __init__(self, command: str | Sequence[str], timeout: float = DEFAULT_TIMEOUT, cwd: str | None = None,
@@ -183,19 +167,24 @@ class SubprocessClient:
         self._fault_kinds: list[str] = []
         self._timeouts = 0
         self._faults_in_row = 0
+        self._unasked = 0  # lines that answered no request, in the whole run: never forgiven by later replies
         self._buf = bytearray()
         self._err = bytearray()  # the last STDERR_TAIL bytes of stderr since the last (re)start
         self._err_total = 0
         self._tails_seen: set[str] = set()
+        self._token = new_token()  # inherited by whatever the engine starts: found and ended with it
+        self._pidfd = -1
         if not self.argv or not self.argv[0]:
             raise EngineStartError("the engine command is empty (give the command that starts your engine)")
         self.start()
 
     def start(self) -> None:
         self._err, self._err_total = bytearray(), 0
+        env = {**os.environ, TOKEN_VAR: self._token}
         try:  # its own session and process group: stop() ends the engine and whatever it started
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, cwd=self.cwd, bufsize=0, start_new_session=True)
+                                         stderr=subprocess.PIPE, cwd=self.cwd, bufsize=0, start_new_session=True,
+                                         env=env)
         except (OSError, ValueError) as exc:
             raise EngineStartError(f"cannot start the engine {self.label!r}: {getattr(exc, 'strerror', None) or exc} "
                              "(check the engine command; it is split into words as a shell would)") from None
@@ -203,6 +192,10 @@ class SubprocessClient:
         assert self.proc.stdin is not None and self.proc.stdout is not None and self.proc.stderr is not None
         for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             os.set_blocking(f.fileno(), False)
+        try:  # readable once the engine exits, even while a child it started holds its stdout open
+            self._pidfd = os.pidfd_open(self.proc.pid)  # type: ignore[attr-defined]
+        except (AttributeError, OSError):
+            self._pidfd = -1  # no pidfd (not Linux 5.3+): the process is polled instead
         self._buf = bytearray()
 
     def _read_stderr(self) -> bool:
@@ -227,13 +220,14 @@ class SubprocessClient:
         return True
 
     def stderr_tail(self, lines: int = 5) -> str:
-        """The last lines the engine wrote on stderr since it was last (re)started."""
+        """The last lines the engine wrote on stderr since it was last (re)started, inert."""
         self._read_stderr()
         text = self._err.decode("utf-8", "replace").strip().splitlines()
         if self._err_total > len(self._err):  # the first kept line may be cut
             text = text[1:]
         kept: list[str] = []  # the last lines first, each cut at 200 characters, about 600 in all
         for line in reversed(text[-lines:]):
+            line = inert(line, strict=True)
             if kept and sum(map(len, kept)) + len(line[:200]) > 600:
                 break
             kept.append(line[:200] + ("..." if len(line) > 200 else ""))
@@ -254,7 +248,8 @@ class SubprocessClient:
         if index < len(reqs):
             self._timeouts += 1
             if self._timeouts >= self.hung_after:
-                how = "but kept running" if code is None else f"and exited with code {code}"
+                how = ("but kept running" if code is None else
+                       f"with code {code}" if what == "exited" else f"and exited with code {code}")
                 return RunStopped(f"the engine is hung: it {what} {how} instead of replying, "
                                   f"{_times(self._timeouts)} (last request {reqs[index].get('cmd')!r}); "
                                   "stopped (an engine "
@@ -267,16 +262,23 @@ class SubprocessClient:
 
     def _fault(self, kind: str, message: str) -> ProtocolFault | RunStopped:
         """Record a protocol fault (the first of each kind is reported), stop the engine: its
-        replies are out of step now. The same fault `hung_after` times in a row stops the run."""
+        replies are out of step now. The same fault `hung_after` times in a row stops the run, and
+        so do `hung_after` lines that answered no request in the whole run (`_STRAY_KINDS`: a reply
+        in between forgives none of them, as such a line may have been taken for a reply)."""
         if kind not in self.fault_counts:
             self.faults.append(message)
             self._fault_kinds.append(kind)
         self.fault_counts[kind] = self.fault_counts.get(kind, 0) + 1
         self._faults_in_row += 1
+        if kind in _STRAY_KINDS:
+            self._unasked += 1
         self.stop()
         if self._faults_in_row >= self.hung_after:
             return RunStopped(f"the engine keeps breaking the protocol ({self._faults_in_row} times in a row): "
                               f"{message} (fix the engine; see docs/protocol.md, Framing)")
+        if self._unasked >= self.hung_after:
+            return RunStopped(f"the engine keeps breaking the protocol ({self._unasked} lines that answered no "
+                              f"request, in this run): {message} (fix the engine; see docs/protocol.md, Framing)")
         return ProtocolFault(message + " (engine stopped; restarted for the next scenario or game)")
 
     def fault_report(self) -> list[str]:
@@ -289,12 +291,20 @@ class SubprocessClient:
             raise RunStopped(f"the run used its whole time budget of {self.budget:g} s; stopped "
                              "(give it more time, or play fewer games)")
 
-    def _line(self, line: bytes, reqs: Sequence[dict[str, Any]], index: int) -> dict[str, Any]:
+    def _parse(self, line: bytes, cmd: str | None) -> Any:
+        """The line as JSON, within the protocol's bounds (`reading.measure`), or a fault."""
         try:
-            reply = loads_strict(line)
+            line = shorten(line)
+            measure(line, cmd)
+            return loads_strict(line)
+        except OverBound as exc:
+            raise self._fault(f"over-bound-{exc.kind}", str(exc)) from None
         except RecursionError:
-            raise self._fault("not-json", f"the engine wrote a line that is not JSON on stdout: {line[:200]!r} "
-                              "(logs belong on stderr)") from None
+            raise self._fault("not-json", f"the engine wrote a line that is not JSON on stdout (nested too deeply "
+                              f"to read): {line[:200]!r}") from None
+        except MemoryError:
+            raise self._fault("too-long", f"the engine wrote a reply too large to read ({len(line):,} bytes): "
+                              f"{line[:200]!r}") from None
         except NonJsonValue as exc:
             at = max(0, min((i for i in (line.find(b"NaN"), line.find(b"Infinity")) if i >= 0), default=0) - 80)
             raise self._fault("not-json-value", f"the engine wrote a reply with a value JSON does not have "
@@ -302,44 +312,70 @@ class SubprocessClient:
         except ValueError:
             raise self._fault("not-json", f"the engine wrote a line that is not JSON on stdout: {line[:200]!r} "
                               "(logs belong on stderr)") from None
+
+    def _line(self, line: bytes, reqs: Sequence[dict[str, Any]], index: int) -> dict[str, Any]:
+        cmd = reqs[index].get("cmd")
+        reply = self._parse(line, cmd)
         if not isinstance(reply, dict):
             raise self._fault("not-object", f"the engine wrote a JSON value that is not a reply object: {line[:200]!r}")
-        cmd = reqs[index].get("cmd")
         need = _REPLY_KEYS.get(cmd) if reply.get("ok") is True else None
         if need is not None and need not in reply:
             raise self._fault("mismatched", f"the reply to request {index + 1} ({cmd}) lacks {need!r}: a reply to "
                               f"another request, out of order? {line[:200]!r}")
-        return reply
+        if need == "actions":
+            actions = reply["actions"]
+            if isinstance(actions, list) and len(actions) > MAX_LEGAL_ACTIONS:
+                raise self._fault("over-bound-legal", f"the reply to legal lists {len(actions):,} actions, over "
+                                  f"the protocol's bound of {MAX_LEGAL_ACTIONS:,} (docs/protocol.md, Bounds)")
+            twice = duplicate_action(actions)
+            if twice is not None:
+                raise self._fault("legal-twice", f"the reply to legal lists the action {json.dumps(twice)[:200]} "
+                                  "more than once (legal lists every distinct action once)")
+        return bound_reply(reply, cmd)
 
     def pipeline(self, reqs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         """Write every request, read as many replies; writes and reads interleave so pipes never fill."""
         replies: list[dict[str, Any]] = []
         try:
-            self._exchange(reqs, replies)
+            slow = self._exchange(reqs, replies)
         except ProtocolViolation as exc:
             exc.index = len(replies)
             raise
-        if any(r.get("cmd") != "hello" for r in reqs):
+        if any(r.get("cmd") != "hello" for r in reqs) and not slow:
             self._timeouts = self._faults_in_row = 0
         self.requests += len(reqs)
         return replies
 
     def _drain(self, out_fd: int) -> None:
         """Output nobody asked for (a late second reply, a log line) is a fault, before it shifts replies."""
-        while select.select([out_fd], [], [], 0)[0]:
+        self._take(out_fd)
+        if self._buf.strip():
+            line = bytes(self._buf[:200]).split(b"\n", 1)[0]
+            raise self._fault("unasked", f"the engine wrote a line nobody asked for (a second reply?): {line!r}")
+        self._buf.clear()
+
+    def _take(self, out_fd: int) -> bool:
+        """Read what stdout holds now, without waiting (at most a reply's bound). False at its end."""
+        while len(self._buf) <= MAX_REPLY_BYTES:
             try:
                 chunk = os.read(out_fd, 1 << 16)
             except BlockingIOError:
-                break
+                return True
+            except OSError:
+                return False
             if not chunk:
-                break
+                return False
             self._buf += chunk
-        if self._buf.strip():
-            line = bytes(self._buf).split(b"\n", 1)[0]
-            raise self._fault("unasked", f"the engine wrote a line nobody asked for (a second reply?): {line[:200]!r}")
-        self._buf.clear()
+        return True
 
-    def _exchange(self, reqs: Sequence[dict[str, Any]], replies: list[dict[str, Any]]) -> None:
+    def _exited(self, proc: "subprocess.Popen[bytes]", ready: list[int]) -> bool:
+        """Whether the engine process has exited (its pidfd is readable, or a poll says so)."""
+        if self._pidfd >= 0:
+            return self._pidfd in ready and proc.poll() is not None
+        return proc.poll() is not None
+
+    def _exchange(self, reqs: Sequence[dict[str, Any]], replies: list[dict[str, Any]]) -> bool:
+        """Send `reqs`, read their replies into `replies`. True when a reply trickled in (`DRIP_SECONDS`)."""
         self._spent()
         proc = self.proc
         if proc is None or proc.poll() is not None:
@@ -351,22 +387,40 @@ class SubprocessClient:
         view, pos = memoryview(data), 0
         buf = self._buf
         timeout = max(self.timeout, STARTUP_TIMEOUT) if reqs[0].get("cmd") == "hello" else self.timeout
+        drip = min(DRIP_SECONDS, timeout)
         deadline = time.monotonic() + timeout
+        begun: float | None = None  # when the first byte of the reply being read came
+        scanned = 0  # buf[:scanned] holds no newline: each byte is looked at once
+        slow = False
+        exited = False
         while len(replies) < len(reqs):
-            while True:
-                nl = buf.find(b"\n")
-                if nl < 0 or len(replies) == len(reqs):
+            while len(replies) < len(reqs):
+                nl = buf.find(b"\n", scanned)
+                if nl < 0:
+                    scanned = len(buf)
                     break
                 line = bytes(buf[:nl])
                 del buf[:nl + 1]
+                scanned = 0
+                took = time.monotonic() - begun if begun is not None else 0.0
+                begun = time.monotonic() if buf else None
                 if not line.strip():
                     continue
                 replies.append(self._line(line, reqs, len(replies)))
-                if reqs[len(replies) - 1].get("cmd") != "hello":  # it answers: not hung, whatever comes next
+                if took > drip:
+                    slow = True
+                    self._slow(took, reqs[len(replies) - 1])
+                elif reqs[len(replies) - 1].get("cmd") != "hello":  # it answers: not hung, whatever comes next
                     self._timeouts = 0
                 deadline = time.monotonic() + timeout
             if len(replies) == len(reqs):
                 break
+            if len(buf) > MAX_REPLY_BYTES:
+                raise self._fault("too-long", f"the engine wrote a reply line over {MAX_REPLY_BYTES:,} bytes "
+                                  f"to {reqs[len(replies)].get('cmd')!r} (the longest reply the protocol allows "
+                                  f"is far shorter); it begins {bytes(buf[:120])!r}")
+            if exited:  # its last words are read: the reply it owes will not come
+                raise self._died("exited", reqs, len(replies))
             now = time.monotonic()
             limit = deadline if self.deadline is None else min(deadline, self.deadline)
             if now >= limit:
@@ -379,8 +433,9 @@ class SubprocessClient:
                                      "(fix the engine, or raise --timeout / --hung-after)")
                 raise EngineTimeout(f"no reply within {timeout:g} s to {reqs[len(replies)].get('cmd')!r}")
             want_write = [in_fd] if pos < len(data) else []
-            readable, writable, _ = select.select([out_fd, err_fd] if err_fd >= 0 else [out_fd], want_write, [],
-                                                  limit - now)
+            watch = [out_fd] + ([err_fd] if err_fd >= 0 else []) + ([self._pidfd] if self._pidfd >= 0 else [])
+            wait = limit - now if self._pidfd >= 0 else min(limit - now, 0.25)
+            readable, writable, _ = select.select(watch, want_write, [], wait)
             if err_fd in readable:  # a chatty engine never blocks on a full stderr pipe; only a tail is kept
                 if not self._read_stderr():
                     err_fd = -1  # closed: no more select on it
@@ -391,17 +446,28 @@ class SubprocessClient:
                     pass
                 except (BrokenPipeError, OSError):
                     raise self._died("closed its input", reqs, len(replies)) from None
-            if out_fd in readable:
-                try:
-                    chunk = os.read(out_fd, 1 << 16)
-                except BlockingIOError:
-                    continue
-                if not chunk:
+            if self._exited(proc, readable):
+                exited = True  # what it wrote before exiting is read below, then its replies are owed
+            if out_fd in readable or exited:
+                had = len(buf)
+                if not self._take(out_fd) and len(buf) == had and not exited:
                     raise self._died("closed its output", reqs, len(replies))
-                buf += chunk
-        if buf.strip():  # more output than requests in the same breath: a second reply or a log line
-            line = bytes(buf).split(b"\n", 1)[0]
-            raise self._fault("extra", f"the engine wrote more replies than requests: {line[:200]!r}")
+                if begun is None and buf.strip():
+                    begun = time.monotonic()
+        self._take(out_fd)  # more output than requests in the same breath: a second reply or a log line
+        if buf.strip():
+            line = bytes(buf[:200]).split(b"\n", 1)[0]
+            raise self._fault("extra", f"the engine wrote more replies than requests: {line!r}")
+        return slow
+
+    def _slow(self, took: float, req: dict[str, Any]) -> None:
+        """A reply that trickled in: it counts toward being hung, as a timeout does."""
+        self._timeouts += 1
+        if self._timeouts >= self.hung_after:
+            self.stop(polite=False)
+            raise RunStopped(f"the engine is hung: its reply to {req.get('cmd')!r} trickled in over {took:.1f} s "
+                             f"(a reply line, once begun, comes whole within {DRIP_SECONDS:g} s), "
+                             f"{_times(self._timeouts)}; stopped (fix the engine: write each reply in one go)")
 
     def request(self, req: dict[str, Any]) -> dict[str, Any]:
         return self.pipeline([req])[0]
@@ -416,7 +482,7 @@ class SubprocessClient:
 
     def stop(self, polite: bool = True) -> None:
         """End the engine: `quit` first when `polite` (a silent engine is not asked twice), then its
-        whole process group is killed, so nothing it started outlives it."""
+        whole process group is killed, and whatever left the group, so nothing it started outlives it."""
         proc, self.proc = self.proc, None
         if proc is None:
             return
@@ -432,12 +498,15 @@ class SubprocessClient:
                 except subprocess.TimeoutExpired:
                     pass
         finally:
-            end_group(proc)
+            end_group(proc, self._token)
             for f in (proc.stdin, proc.stdout, proc.stderr):
                 try:
                     f.close()  # type: ignore[union-attr]
                 except OSError:
                     pass
+            if self._pidfd >= 0:
+                os.close(self._pidfd)
+                self._pidfd = -1
 
     def close(self) -> None:
         self.stop()
@@ -447,20 +516,6 @@ class SubprocessClient:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def end_group(proc: "subprocess.Popen[bytes]") -> None:
-    """Kill the process group `proc` leads (it was started with start_new_session) and reap `proc`."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    if proc.poll() is None:  # not a group leader after all (setsid refused): the process itself
-        proc.kill()
-    try:
-        proc.wait(2)
-    except subprocess.TimeoutExpired:
-        pass
 
 
 @atexit.register

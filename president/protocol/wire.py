@@ -13,6 +13,8 @@ from typing import Any
 import jsonschema
 from referencing import Registry, Resource
 
+from ..textsafe import engine_text
+
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas" / "protocol"
 BASE = "https://cardverse.example/president/protocol/v1/"
 
@@ -41,8 +43,12 @@ def schema_names() -> list[str]:
     return sorted(p.stem for p in SCHEMA_DIR.glob("*.json") if p.stem != "common")
 
 
+#: The longest problem kept: jsonschema quotes the offending value, which an engine may make huge.
+PROBLEM_CHARS = 300
+
+
 def _problems(name: str, message: Any) -> list[str]:
-    return [f"{'/'.join(map(str, e.absolute_path)) or '(reply)'}: {e.message}"
+    return [engine_text(f"{'/'.join(map(str, e.absolute_path)) or '(reply)'}: {e.message}", PROBLEM_CHARS)
             for e in validator(name).iter_errors(message)]
 
 

@@ -34,7 +34,19 @@ MODES = {
     "nan-reply": "answers the new_game numbered $FAKE_NAN_AT in the whole run (count kept in $FAKE_MARKER; "
                  "every new_game if unset) with NaN among the scores",
     "bad-hello-options": "answers hello with malformed options (players is a string, revolution a boolean)",
+    # hostile engines (issue 27): what an engine says must stay bounded and inert
+    "huge-refusal": "refuses every act with a message of $FAKE_SIZE characters (default 5,000,000)",
+    "legal-flood": "answers legal with $FAKE_COUNT (default 20,000) distinct plays the seat cannot make",
+    "legal-dups": "answers legal with 10,000 copies of a pass",
+    "drip": "answers hello, then writes each reply a few bytes at a time, $FAKE_RATE bytes a second (default 200: "
+            "every reply comes within 5 s)",
+    "stray": "writes an unasked error reply 0.3 s after each new_game reply",
+    "setsid-exit": "starts a child in a session of its own holding its stdout (pid in $FAKE_PIDS), exits at the first act",
+    "escapes": "refuses every act; terminal escapes, CR, XML-forbidden and bidi characters in its name, refusals, stderr",
 }
+
+#: What the "escapes" engine says: screen clear, window title, hyperlink, carriage return, XML-forbidden, bidi.
+HOSTILE_TEXT = "\x1b[2J\x1b]0;pwned\x07\x1b]8;;http://x.example/\x1b\\link\rover\x01\x0b\u202egnp.exe"
 
 
 def _lines():
@@ -72,6 +84,60 @@ def _spawn_child() -> None:
         f.write(f"{child.pid}\n")
 
 
+_REFUSAL = ""
+
+
+def _hostile(mode: str, cmd: str, reply: str) -> str:
+    """The reply of the hostile engines (issue 27), from the reference's `reply`."""
+    if mode == "huge-refusal" and cmd == "act":  # made once: the engine's own time stays small
+        global _REFUSAL
+        _REFUSAL = _REFUSAL or json.dumps({"ok": False, "error": {
+            "code": "refused", "rule": "play.strictly-higher",
+            "message": "refused: " + "x" * int(os.environ.get("FAKE_SIZE", 5_000_000))}}) + "\n"
+        return _REFUSAL
+    answer = json.loads(reply)
+    if mode == "legal-flood" and cmd == "legal" and answer.get("ok"):
+        import itertools
+
+        cards = [r + s for r in ("3", "4", "5", "6", "7", "8", "9", "10", "V", "D", "R", "A", "2") for s in "CDHS"]
+        count = int(os.environ.get("FAKE_COUNT", 20_000))
+        answer["actions"] = [{"type": "play", "cards": list(c)} for c in
+                             itertools.islice(itertools.combinations(cards, 3), count)]
+    elif mode == "legal-dups" and cmd == "legal" and answer.get("ok"):
+        answer["actions"] = [{"type": "pass"}] * 10_000
+    elif mode == "escapes":
+        if cmd == "hello":
+            answer["name"] = HOSTILE_TEXT
+        if cmd == "act":  # every act refused: the texts reach failures, JUnit and the terminal
+            answer = {"ok": False, "error": {"code": HOSTILE_TEXT, "rule": HOSTILE_TEXT, "message": HOSTILE_TEXT}}
+    return json.dumps(answer) + "\n"
+
+
+def _stray(out) -> None:
+    """An unasked error reply, 0.3 s after the reply just written (the next request waits meanwhile)."""
+    time.sleep(0.3)
+    out.write('{"ok":false,"error":{"code":"stray","rule":null,"message":"nobody asked"}}\n')
+    out.flush()
+
+
+def _setsid_child() -> None:
+    """A child in a session of its own that holds the engine's stdout for 10 minutes; its pid recorded."""
+    import subprocess
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], stdin=subprocess.DEVNULL,
+                             start_new_session=True)
+    with open(os.environ["FAKE_PIDS"], "a") as f:
+        f.write(f"{child.pid}\n")
+
+
+def _drip(out, reply: str) -> None:
+    rate = float(os.environ.get("FAKE_RATE", 200))
+    data = reply.encode()
+    for i in range(0, len(data), 5):
+        os.write(out.fileno(), data[i:i + 5])
+        time.sleep(5 / rate)
+
+
 def main(mode: str) -> int:
     session = Session(name=f"fake-{mode}")
     if os.environ.get("FAKE_PIDS"):  # every engine process, for the tests that check none is left
@@ -79,6 +145,11 @@ def main(mode: str) -> int:
             f.write(f"{os.getpid()}\n")
     if mode == "spawn-child":
         _spawn_child()
+    if mode == "setsid-exit":
+        _setsid_child()
+    if mode == "escapes":
+        sys.stderr.write(HOSTILE_TEXT + "\n")
+        sys.stderr.flush()
     out = sys.stdout
     logged = False
     held: list[str] = []
@@ -104,12 +175,19 @@ def main(mode: str) -> int:
             if cmd == "act":
                 print("fake engine: the last words after a flood (simulated)", file=sys.stderr)
                 return 139
+        if mode == "setsid-exit" and cmd == "act":
+            return 3
         if mode == "crash" and cmd == "act":
             print("fake engine: segmentation fault (simulated)", file=sys.stderr)
             return 139
         if mode == "slow":
             time.sleep(0.2)
         reply = json.dumps(session.handle(req)) + "\n"
+        if mode in ("huge-refusal", "legal-flood", "legal-dups", "escapes"):
+            reply = _hostile(mode, cmd, reply)
+        if mode == "drip" and cmd != "hello":
+            _drip(out, reply)
+            continue
         if mode == "deep-json" and cmd == "hello":
             reply = "[" * 100000 + "]" * 100000 + "\n"
         if mode == "nan-reply" and cmd == "new_game" and '"state"' in reply and _nan_now():
@@ -137,6 +215,8 @@ def main(mode: str) -> int:
             continue
         out.write(reply)
         out.flush()
+        if mode == "stray" and cmd == "new_game":
+            _stray(out)
         if cmd == "quit":
             return 0
     return 0

@@ -1,0 +1,125 @@
+"""Peak memory, wall time and report sizes of `president conform` against hostile engines (issue 27).
+
+    python benchmarks/hostile_engines.py                      # every case, -n 5, this checkout
+    python benchmarks/hostile_engines.py --root /work/main -n 2 --cap-mb 3000 huge-refusal
+
+Each case runs `python -m president conform --engine "python tests/faults/fake_engine.py MODE" -n N`
+from `--root` (the checkout whose conform is measured; the fake engines come from this checkout),
+writing --json, --junit and --cucumber-json, and reports: the exit code, the peak RSS of the run
+(the largest of conform and the engines it waited for: `os.wait4`'s rusage), the wall time, the size
+of each report, how many engine processes were left running, and the last line conform printed on
+stderr. `--cap-mb` bounds the address space of the run (RLIMIT_AS), so that measuring an unbounded
+version cannot take the machine's memory.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+FAKE = HERE / "tests" / "faults" / "fake_engine.py"
+
+#: case -> (fake engine mode, its environment, conform's extra arguments)
+CASES: dict[str, tuple[str, dict[str, str], tuple[str, ...]]] = {
+    "huge-refusal": ("huge-refusal", {"FAKE_SIZE": "5000000"}, ()),
+    "legal-flood": ("legal-flood", {"FAKE_COUNT": "20000"}, ()),
+    "legal-dups": ("legal-dups", {}, ()),
+    "drip": ("drip", {"FAKE_RATE": "200"}, ()),
+    "stray": ("stray", {}, ()),
+    "setsid-exit": ("setsid-exit", {}, ()),
+    # within the protocol's bound: not a fault, so the run keeps every reply in its traces (named only)
+    "legal-at-bound": ("legal-flood", {"FAKE_COUNT": "10000"}, ()),
+}
+#: Cases run when none is named.
+DEFAULT = [c for c in CASES if c != "legal-at-bound"]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def run_case(name: str, root: Path, games: int, cap_mb: int | None, limit: float) -> dict[str, object]:
+    mode, env, extra = CASES[name]
+    with tempfile.TemporaryDirectory(prefix=f"hostile-{name}-") as tmp:
+        out = Path(tmp)
+        reports = {"json": out / "r.json", "junit": out / "r.xml", "cucumber": out / "r.cucumber.json"}
+        argv = [sys.executable, "-m", "president", "conform", "--engine", f"{sys.executable} {FAKE} {mode}",
+                "-n", str(games), "--json", str(reports["json"]), "--junit", str(reports["junit"]),
+                "--cucumber-json", str(reports["cucumber"]), *extra]
+        pids = out / "pids"
+
+        def limits() -> None:
+            if cap_mb:
+                resource.setrlimit(resource.RLIMIT_AS, (cap_mb << 20, cap_mb << 20))
+
+        environ = {**os.environ, **env, "PYTHONPATH": str(root), "FAKE_PIDS": str(pids),
+                   "FAKE_MARKER": str(out / "marker")}
+        start = time.monotonic()
+        proc = subprocess.Popen(argv, cwd=root, env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                preexec_fn=limits, start_new_session=True)
+        timed_out = False
+        try:
+            _, err = proc.communicate(timeout=limit)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            os.killpg(proc.pid, signal.SIGKILL)
+            _, err = proc.communicate()
+        seconds = time.monotonic() - start
+        # the largest child so far: `main` runs each case in a process of its own, so this run's peak
+        peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        time.sleep(0.5)
+        left = [int(p) for p in pids.read_text().split()] if pids.exists() else []
+        orphans = [p for p in left if _alive(p)]
+        for p in orphans:  # the benchmark leaves nothing behind either
+            try:
+                os.kill(p, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        lines = err.decode("utf-8", "replace").strip().splitlines()
+        return {"case": name, "exit": "timeout" if timed_out else proc.returncode, "peak_mb": peak_kb / 1024,
+                "seconds": seconds, **{k: (p.stat().st_size if p.exists() else None) for k, p in reports.items()},
+                "orphans": len(orphans), "last": (lines[-1] if lines else "")[:160]}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("cases", nargs="*", help=f"cases to run (default: {', '.join(DEFAULT)}; also: legal-at-bound)")
+    parser.add_argument("--root", type=Path, default=HERE, help="checkout whose conform is measured")
+    parser.add_argument("-n", "--games", type=int, default=5)
+    parser.add_argument("--cap-mb", type=int, default=None, help="address-space cap of each run (MB)")
+    parser.add_argument("--limit", type=float, default=900.0, help="seconds before a run is killed")
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: run one case, print its row
+    args = parser.parse_args()
+    unknown = [c for c in args.cases if c not in CASES]
+    if unknown:
+        parser.error(f"unknown case(s) {', '.join(unknown)}; known: {', '.join(CASES)}")
+    if args.one:
+        row = run_case(args.one, args.root.resolve(), args.games, args.cap_mb, args.limit)
+        print(json.dumps(row))
+        return 0
+    print(f"conform of {args.root}, -n {args.games}" + (f", capped at {args.cap_mb} MB" if args.cap_mb else ""))
+    print(f"{'case':<14}{'exit':>8}{'peak MB':>9}{'wall s':>8}{'json B':>12}{'junit B':>11}{'cucumber B':>12}"
+          f"{'orphans':>8}  last line on stderr")
+    for name in args.cases or DEFAULT:  # each case in a process of its own: RUSAGE_CHILDREN is that case's peak only
+        cmd = [sys.executable, __file__, "--one", name, "--root", str(args.root), "-n", str(args.games),
+               "--limit", str(args.limit)] + (["--cap-mb", str(args.cap_mb)] if args.cap_mb else [])
+        row = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1])
+        print(f"{row['case']:<14}{row['exit']!s:>8}{row['peak_mb']:>9.0f}{row['seconds']:>8.1f}{row['json']!s:>12}"
+              f"{row['junit']!s:>11}{row['cucumber']!s:>12}{row['orphans']:>8}  {row['last']}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
