@@ -16,9 +16,12 @@ each class lives (the general ones here, the others beside the code that raises 
     ├── StepSyntaxError (ValueError)    i18n.steps_catalog: a phrase matches no step template of its language
     ├── FeatureError (ValueError)       i18n.features: a translated feature cannot be read back (its line)
     ├── PositionError (ValueError)      game.position: a STATE the reference cannot set up
-    │   └── BadPosition                 a new_game.position field is malformed (the field named)
+    │   ├── BadPosition                 a new_game.position field is malformed (the field named)
+    │   └── Unfollowable                a STATE no play of the rules reaches (named after its clause)
+    ├── UnreachableState                game.engine: the game is in a state no play reaches; the reference stops
     ├── ProtocolError                   protocol.server: a request the reference engine answers with an error
-    ├── NonJsonValue (ValueError)       protocol.client: a reply holding NaN, Infinity or a lone surrogate
+    ├── NonJsonValue (ValueError)       protocol.reading: a reply holding NaN, Infinity or a lone surrogate
+    ├── OverBound (ValueError)          protocol.reading: a reply over one of the protocol's bounds
     ├── ProtocolViolation               protocol.client: the engine broke the protocol
     │   ├── EngineDied                  it exited or closed its stdout
     │   ├── EngineTimeout               no reply in time (hung)

@@ -251,26 +251,6 @@ class SchemaSampler:
         return wire.reply_problems(cmd, reply)
 
 
-def root_cause(sent: list[tuple[dict[str, Any], Any]], rules: Any = None,
-               spec_shuffle: bool = False) -> tuple[Finding, Evidence] | None:
-    """Replay what an engine was sent on the reference (`replay.Replayer`): the first rule
-    divergence of its replies. A seeded deal is compared by its observables (`deals`), unless the
-    engine declares the spec's shuffle (`spec_shuffle`); the reference then goes on with the
-    engine's hands. A malformed reply is the protocol's business, not a rule's (None)."""
-    from ..game.position import reference_rules
-    from .replay import Replayer
-
-    rep = Replayer(rules or reference_rules(), spec_shuffle=spec_shuffle)
-    for upto, (req, actual) in enumerate(sent):
-        step = rep.step(req, actual)
-        if step.finding is not None:
-            if step.finding.kind == "protocol":
-                return None
-            return step.finding, Evidence([r for r, _ in sent[:upto + 1]], step.expected, actual,
-                                          rule_view(step.before) if step.before else None, step.finding.clause)
-    return None
-
-
 def check_seeded(req: dict[str, Any], ref: Session, actual: Any, before: dict[str, Any] | None,
                  rules: Ruleset, last_ranking: list[int] | None = None
                  ) -> tuple[Finding | None, dict[str, Any], Session | None]:

@@ -12,7 +12,8 @@ from typing import Any
 #: Texts at least this long, seen twice or more, are kept once.
 SHARED = 120
 #: The parts of the report that quote engine texts.
-SECTIONS = ("clauses", "deviations", "scenario_results", "divergences")
+SECTIONS = ("clauses", "deviations", "scenario_results", "divergences", "protocol_faults", "toolkit_errors",
+            "worker_errors", "fit", "lockstep", "protocol_notes", "failing")
 
 
 def _walk(value: Any, seen: Counter[str]) -> None:

@@ -16,7 +16,7 @@ invariant broken, named after its clause) and the replay of that game ends there
 belongs to the engine: compared by its observables (`diagnose.check_seeded`) unless the engine
 declares the spec's shuffle; the reference then goes on with the engine's hands.
 
-Lock-step (`games`), the fit (`fit`), the root cause of a scenario (`diagnose.root_cause`) and the
+Lock-step (`games`), the fit (`fit`), the root cause of a scenario (`root_cause`, below) and the
 shrinker (`shrink`) all replay through this loop. `deadline` (`toolkit.Deadline`) is checked at
 every step, so `--budget` stops a replay within one reference step.
 """
@@ -33,7 +33,7 @@ from ..protocol.client import ProtocolViolation
 from ..protocol.server import Session
 from ..scenarios.model import canonical_state, notation_action
 from .deals import is_seeded
-from .diagnose import Finding, check_seeded, diverge
+from .diagnose import Evidence, Finding, check_seeded, diverge, rule_view
 from .toolkit import NO_DEADLINE, Deadline
 
 Refusal = Callable[[str], str]
@@ -261,3 +261,22 @@ class Replayer:
 
 
 __all__ = ["Replayer", "Step", "Unfollowable", "compare_rules", "override", "refusal_rule"]
+
+
+def root_cause(sent: list[tuple[dict[str, Any], Any]], rules: Any = None,
+               spec_shuffle: bool = False) -> tuple[Finding, Evidence] | None:
+    """Replay what an engine was sent on the reference (`Replayer`): the first rule
+    divergence of its replies. A seeded deal is compared by its observables (`deals`), unless the
+    engine declares the spec's shuffle (`spec_shuffle`); the reference then goes on with the
+    engine's hands. A malformed reply is the protocol's business, not a rule's (None)."""
+    from ..game.position import reference_rules
+
+    rep = Replayer(rules or reference_rules(), spec_shuffle=spec_shuffle)
+    for upto, (req, actual) in enumerate(sent):
+        step = rep.step(req, actual)
+        if step.finding is not None:
+            if step.finding.kind == "protocol":
+                return None
+            return step.finding, Evidence([r for r, _ in sent[:upto + 1]], step.expected, actual,
+                                          rule_view(step.before) if step.before else None, step.finding.clause)
+    return None

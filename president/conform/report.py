@@ -348,8 +348,10 @@ def json_report(run: Run) -> dict[str, Any]:
         "protocol_faults": list(run.faults),
         "toolkit_errors": [{k: v for k, v in e.to_json().items() if k != "trace"} for e in run.toolkit_errors],
         "worker_errors": list(run.worker_errors),
+        # the root cause and the engine's own words apart: those words are stored once (`messages`)
         "scenario_results": [{**r.as_dict(), "section": r.section, "name": r.name,
-                              "root_cause": r.root.text() if r.root else None} for r in run.results],
+                              "root_cause": r.root.message if r.root else None,
+                              "root_engine_error": r.root.engine_error if r.root else ""} for r in run.results],
         "divergences": [d.as_dict() for d in _kept(lock.divergences)] if lock else [],
     })
 

@@ -21,7 +21,8 @@ from ..scenarios.model import MalformedReply, Mismatch, Scenario, ScenarioRun, b
 from ..spec import Spec
 from ..protocol.client import Client, InProcessClient, ProtocolViolation, RunStopped
 from ..scenarios.sizes import is_refused_start, movable_reason, native_players, sized
-from .diagnose import Evidence, Finding, SchemaSampler, root_cause
+from .diagnose import Evidence, Finding, SchemaSampler
+from .replay import root_cause
 from .deals import declares_spec_shuffle
 from .toolkit import ToolkitError, guard
 from .trace import Trace

@@ -45,8 +45,26 @@ def _cut(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+def expanded(data: Any) -> Any:
+    """`data` with each `{"$ref": "#/messages/N"}` replaced by its text from the report's
+    `messages` table (`president.conform.messages`): the form the schema describes."""
+    from .messages import expand
+
+    if not isinstance(data, dict) or not isinstance(data.get(MESSAGES), list):
+        return data
+    try:
+        return expand(data)
+    except (IndexError, ValueError, TypeError) as exc:
+        raise ValueError(f"a message reference points outside the messages table ({exc})") from None
+
+
 def problems(data: Any) -> list[str]:
-    """How `data` breaks the report schema, one line per problem (empty when it conforms)."""
+    """How `data` breaks the report schema, one line per problem (empty when it conforms); texts
+    stored once in the `messages` table are read through their references first."""
+    try:
+        data = expanded(data)
+    except ValueError as exc:
+        return [f"at messages: {exc}"]
     errors = sorted(validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     return [f"at {'/'.join(map(str, e.absolute_path)) or '(top)'}: {_cut(e.message)}" for e in errors]
 
@@ -72,7 +90,7 @@ def check(data: Any, path: str | Path) -> dict[str, Any]:
     if found:
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
         raise ReportError(path, f"breaks the report schema {found[0]}{more}")
-    return data
+    return expanded(data)
 
 
 # --- the run's parts, as the text renderer reads them ---------------------------------------------
@@ -81,9 +99,11 @@ def check(data: Any, path: str | Path) -> dict[str, Any]:
 class SavedFinding:
     clause: str
     said: str
+    engine_error: str = ""
 
     def text(self) -> str:
-        return self.said
+        """As `diagnose.Finding.text`: the divergence, then the engine's own words."""
+        return self.said + (f" (engine: {self.engine_error})" if self.engine_error else "")
 
 
 @dataclass
@@ -336,7 +356,7 @@ class Report:
         return [SavedResult(id=r["id"], clause=r["clause"], section=r["section"], name=r["name"],
                             outcome=r["outcome"], message=t(r["message"]), details=t(r["details"]), step=t(r["step"]),
                             reasons=[t(x) for x in r["reasons"]], blocked_by=r["blocked_by"] or "",
-                            root=SavedFinding(r["root_clause"] or "", t(r["root_cause"]))
+                            root=SavedFinding(r["root_clause"] or "", t(r["root_cause"]), t(r.get("root_engine_error")))
                             if r["root_clause"] else None,
                             notes=[t(x) for x in r["notes"]], seconds=r["seconds"])
                 for r in self.data["scenario_results"]]

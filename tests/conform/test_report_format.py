@@ -52,16 +52,18 @@ def test_show_prints_what_the_run_printed(name):
 
 
 def test_a_message_table_is_read_through(tmp_path):
-    """A report may store each engine text once (`messages`) and refer to it by its index."""
+    """A report may store each engine text once (`messages`) and refer to it (`{"$ref": "#/messages/N"}`)."""
     def tabled(data):
+        from president.conform.saved import expanded
+        data.update(expanded(data))
         table: list[str] = []
         for r in data["scenario_results"]:
             for key in ("message", "details"):
                 table.append(r[key])
-                r[key] = len(table) - 1
+                r[key] = {"$ref": f"#/messages/{len(table) - 1}"}
         for d in data["deviations"]:
             table.append(d["engine_error"])
-            d["engine_error"] = len(table) - 1
+            d["engine_error"] = {"$ref": f"#/messages/{len(table) - 1}"}
         data["messages"] = table
 
     path = saved("house").copy(tmp_path, "tabled.json", tabled)
