@@ -100,8 +100,8 @@ def run_inputs(spec: Path | None = None, engines: Iterable[str | None] = ()) -> 
     rules/, features/ and pdf/ (found from the current folder, else the packaged copies), the
     sheet templates, and the files an engine command names."""
     import shlex
-    from ..resources import PACKAGE_DIR, project_root
-    root = project_root()
+    from ..resources import PACKAGE_DIR
+    root = project_here()
     if spec is not None:
         yield Path(spec)
     for folder in (*(root / name for name in ("spec", "locales", "rules", "features", "pdf")),

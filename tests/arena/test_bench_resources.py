@@ -33,7 +33,10 @@ def test_project_root_is_found_upward(tmp_path: Path):
 
 
 def test_outside_a_project_falls_back_to_the_packaged_copies(tmp_path: Path, monkeypatch):
+    from president.cli.util import project_here
+
     monkeypatch.chdir(tmp_path)
-    assert find_project_root() is None
-    assert project_root() == packaged_root()
+    assert find_project_root(tmp_path) is None
+    assert project_here() == packaged_root()  # the command line's default outside any project
+    assert project_root() == packaged_root()  # the library never looks at the current folder
     assert (packaged_root() / "spec" / "president.yaml").is_file()
