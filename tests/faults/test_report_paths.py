@@ -41,6 +41,7 @@ def _tree(folder: Path) -> dict[Path, bytes]:
     ("--cucumber-json", "features/setup.feature"),
     ("--json", "locales/steps.pot"),
 ])
+@pytest.mark.slow
 def test_a_report_never_overwrites_a_project_file(project, option, victim):
     before = _tree(project)
     result = president(project, *RUN, option, victim)
@@ -62,6 +63,7 @@ def test_a_report_never_overwrites_a_template(project, tmp_path):
     assert template.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_a_hard_link_to_the_spec_is_the_spec(project):
     spec = project / "spec" / "president.yaml"
     before = spec.read_bytes()
@@ -109,6 +111,7 @@ def test_a_name_over_the_limit_is_one_line(project):
     assert sorted(p.name for p in project.iterdir()) == ["features", "locales", "rules", "spec"]
 
 
+@pytest.mark.slow
 def test_a_legal_long_name_works(project):
     name = "é" * 100 + "b" * (NAME_MAX - 200 - 5) + ".json"  # 255 bytes
     assert len(os.fsencode(name)) == NAME_MAX

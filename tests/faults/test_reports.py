@@ -63,12 +63,14 @@ def test_a_symlink_to_stdout_is_kept_and_written_through(tmp_path):
     assert json.loads(result.stdout.strip().splitlines()[-1])["games"] == 3  # after bench's summary
 
 
+@pytest.mark.slow
 def test_dev_stdout_is_written_through():
     result = president(*BENCH, "--json", "/dev/stdout")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout.strip().splitlines()[-1])["games"] == 3  # after bench's summary
 
 
+@pytest.mark.slow
 def test_a_rewritten_report_keeps_its_mode_and_a_new_one_gets_the_umask(tmp_path):
     new = tmp_path / "new.json"
     result = president(*BENCH, "--json", str(new), umask=0o022)
@@ -90,6 +92,7 @@ def test_a_symlink_to_a_regular_report_is_kept(tmp_path):
     assert link.is_symlink() and json.loads(real.read_text())["games"] == 3
 
 
+@pytest.mark.slow
 def test_build_keeps_the_mode_of_the_sheets_it_rewrites(tmp_path):
     out = tmp_path / "out"
     assert president("build", "--out", str(out), umask=0o027).returncode == 0
@@ -121,7 +124,8 @@ def _terminate(args: list[str], after: float, wait_for: str) -> tuple[int, str]:
     return proc.returncode, seen + err
 
 
-@pytest.mark.parametrize("after", [0.0, 0.5, 1.5, 3.0])
+@pytest.mark.parametrize("after", [0.0, 0.5, pytest.param(1.5, marks=pytest.mark.slow),
+                                   pytest.param(3.0, marks=pytest.mark.slow)])
 def test_sigterm_during_build_leaves_nothing_half_written(tmp_path, after):
     out = tmp_path / "out"
     code, err = _terminate(["build", "--out", str(out)], after, "spec ")
@@ -134,6 +138,7 @@ def test_sigterm_during_build_leaves_nothing_half_written(tmp_path, after):
     assert not out.exists() or not list(out.rglob("*.txt")) or len(list(out.glob("*.txt"))) == 6
 
 
+@pytest.mark.slow
 def test_sigterm_while_staging_many_files_removes_every_staged_file(tmp_path):
     """replace_all itself, under the command line's SIGTERM handler, signalled while it stages."""
     script = tmp_path / "stage.py"

@@ -55,6 +55,7 @@ RU_STEPS = Path("locales") / "ru" / "LC_MESSAGES" / "steps.po"
 
 # --- catalogs: what check or msgfmt --check refuses, build refuses --------------------------------
 
+@pytest.mark.slow
 def test_format_width_bomb_is_refused_at_once(project):
     _edit(project / RU, 'msgstr "Версия %(name)s"', 'msgstr "Версия %(name)999999999s"')
     err = _refused_by_build_and_check(project, r"rules\.po:\d+: msgstr: the format directive '%\(name\)999999999s' "
@@ -63,6 +64,7 @@ def test_format_width_bomb_is_refused_at_once(project):
     assert all(p.stat().st_size < 100_000 for p in (project / "rules").iterdir()), err
 
 
+@pytest.mark.slow
 def test_format_width_bomb_without_the_python_format_flag(project):
     text = (project / RU).read_text(encoding="utf-8").replace("#, python-format\n", "")
     (project / RU).write_text(text.replace('msgstr "Версия %(name)s"', 'msgstr "Версия %(name).99999999s"', 1),
@@ -70,11 +72,13 @@ def test_format_width_bomb_without_the_python_format_flag(project):
     _refused_by_build_and_check(project, r"rules\.po:\d+: msgstr: the format directive .* width or precision")
 
 
+@pytest.mark.slow
 def test_a_heading_appended_to_a_translation(project):
     _edit(project / RU, 'msgstr "Версия %(name)s"', 'msgstr "Версия %(name)s\\n\\n# heading\\n"')
     _refused_by_build_and_check(project, r"rules\.po:\d+: msgstr has 3 line break\(s\)")
 
 
+@pytest.mark.slow
 def test_a_step_injected_through_a_steps_translation(project):
     path = project / RU_STEPS
     text = path.read_text(encoding="utf-8")

@@ -110,6 +110,7 @@ def test_checks_catch_placeholders_missing_messages_and_drift(copy):
     assert any("steps.pot" in p and "drift" in p for p in problems)
 
 
+@pytest.mark.slow
 def test_check_catches_a_translated_feature_that_reads_differently(copy):
     path = copy / "features" / "ru" / "flow.feature"
     text = path.read_text(encoding="utf-8")
@@ -121,6 +122,7 @@ def test_check_catches_a_translated_feature_that_reads_differently(copy):
     assert len(problems) == 1 and "no step template matches" in problems[0]
 
 
+@pytest.mark.slow
 def test_project_checks_pass_and_translated_features_are_up_to_date():
     assert [str(p) for p in run_checks(Project.resolve(ROOT))] == []
     files = translated_features(SPEC, ROOT)
@@ -134,6 +136,7 @@ def _ctx(root):
     return CheckContext(project, read_spec(project.spec_path))
 
 
+@pytest.mark.slow
 def test_conform_lang_passes_the_same_scenarios_in_every_language(tmp_path):
     from president.cli.conform import conform
     counts = {}

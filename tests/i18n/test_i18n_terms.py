@@ -49,6 +49,7 @@ def test_hits(tb):
     assert not term_hits(tb, "hy", "seat {seat:d} passes", "{seat:d} նստատեղը պաս է տալիս", published=False)
 
 
+@pytest.mark.slow
 def test_check_reports_a_planted_term_once_with_file_and_line(tmp_path):
     root = copy_project(tmp_path)
     path = po_path(root, "hi", "steps")
