@@ -385,6 +385,7 @@ FULLY_EXPLAINED = [e for e in NEW if all(d["explained_by"] for d in e["deviation
 
 
 @pytest.mark.parametrize("entry", FULLY_EXPLAINED, ids=[e["command"] for e in FULLY_EXPLAINED])
+@pytest.mark.slow
 def test_engine_plays_like_the_reference_under_its_expected_variant(entry):
     """What expected.json claims of the engines it says nothing unexplained of: the reference, told
     the fitted variant, lists the same legal actions and shows the same state at every step of
