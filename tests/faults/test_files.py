@@ -44,6 +44,7 @@ def test_check_never_prints_a_catalog_symlinked_out(project, outside):
 
 
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="no /proc/self/environ on this system")
+@pytest.mark.slow
 def test_catalog_symlinked_to_the_environment_is_not_read(project):
     catalog = project / "locales" / "el" / "LC_MESSAGES" / "steps.po"
     catalog.unlink()

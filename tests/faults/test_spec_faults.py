@@ -88,6 +88,7 @@ def test_a_step_injected_through_a_steps_translation(project):
     _refused_by_build_and_check(project, r"steps\.po:\d+: msgstr has 1 line break")
 
 
+@pytest.mark.slow
 def test_an_untranslated_clause_title_is_not_shipped_in_english(project):
     path = project / RU_STEPS
     text = path.read_text(encoding="utf-8")
@@ -108,6 +109,7 @@ def test_an_untranslated_clause_title_is_not_shipped_in_english(project):
     ("nplurals=3; plural=n ? ;", "does not parse"),
     ("nplurals=x; plural=0;", "not of the form"),
 ])
+@pytest.mark.slow
 def test_a_bad_plural_forms_is_a_problem_with_its_line(project, forms, why):
     path = project / RU
     text = path.read_text(encoding="utf-8")
@@ -123,6 +125,7 @@ def test_a_bad_plural_forms_is_a_problem_with_its_line(project, forms, why):
 SPEC = Path("spec") / "president.yaml"
 
 
+@pytest.mark.slow
 def test_duplicate_yaml_key_names_both_lines(project):
     _edit(project / SPEC, "variant: CardVerse\n", "variant: CardVerse\nvariant: Other\n")
     text = (project / SPEC).read_text(encoding="utf-8").splitlines()
@@ -139,6 +142,7 @@ def test_two_titles_for_one_place(project):
     assert result.returncode == 1 and "place 1 already has a title" in result.stderr, result.stderr
 
 
+@pytest.mark.slow
 def test_deals_default_zero(project):
     _edit(project / SPEC, "deals: {type: int, default: 1, min: 1,", "deals: {type: int, default: 0, min: 0,")
     result = president(project, "check")
@@ -184,6 +188,7 @@ def test_spec_dev_zero_is_refused_without_reading(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_a_fifo_spec_is_refused_at_once(tmp_path):
     fifo = tmp_path / "spec.yaml"
     os.mkfifo(fifo)
