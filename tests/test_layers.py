@@ -11,6 +11,8 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parent.parent / "president"
 
 #: Lowest first. A module may import from its own layer's package or from any lower one.
@@ -145,14 +147,17 @@ def package_cycles(edges: dict[tuple[str, str], list[str]]) -> list[list[str]]:
 
 # --- tests -------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_every_package_has_a_layer() -> None:
     assert {package_of(m) for m in graph()} <= set(RANK)
 
 
+@pytest.mark.slow
 def test_no_import_runs_upward() -> None:
     assert upward(package_edges(graph())) == []
 
 
+@pytest.mark.slow
 def test_no_circle_between_modules_or_packages() -> None:
     g = graph()
     assert cycles(g) == []

@@ -68,6 +68,7 @@ def test_build_outside_a_project_refuses_to_write(tmp_path, monkeypatch):
     assert "--out" in text and list(tmp_path.iterdir()) == [spec]
 
 
+@pytest.mark.slow
 def test_build_into_a_blocked_folder_writes_nothing(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
@@ -102,6 +103,7 @@ def test_a_missing_or_broken_template_is_one_line(tmp_path, monkeypatch, damage)
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.slow
 def test_check_of_an_identical_spec_elsewhere_has_no_drift(tmp_path):
     spec = tmp_path / "president.yaml"
     shutil.copy(ROOT / "spec" / "president.yaml", spec)
@@ -116,7 +118,8 @@ def _alias_bomb() -> str:
     return "\n".join(lines) + "\n"
 
 
-@pytest.mark.parametrize("command", [("build", "--out", "OUT"), ("check",), ("conform", "--games", "0")])
+@pytest.mark.parametrize("command", [("build", "--out", "OUT"), pytest.param(("check",), marks=pytest.mark.slow),
+                                     ("conform", "--games", "0")])
 def test_a_yaml_alias_bomb_fails_fast(tmp_path, command):
     bomb = tmp_path / "bomb.yaml"
     bomb.write_text(_alias_bomb())
@@ -125,6 +128,7 @@ def test_a_yaml_alias_bomb_fails_fast(tmp_path, command):
     assert "expands to more than" in text and "aliases" in text
 
 
+@pytest.mark.slow
 def test_an_oversized_spec_is_refused(tmp_path):
     big = tmp_path / "big.yaml"
     big.write_text("# " + "x" * 3_000_000 + "\n")
@@ -132,6 +136,7 @@ def test_an_oversized_spec_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("bad_line,wanted", [("players", 16), ("players: {min: 3, max: 6", 16)])
+@pytest.mark.slow
 def test_yaml_errors_are_reported_on_their_own_line(tmp_path, bad_line, wanted):
     lines = (ROOT / "spec" / "president.yaml").read_text(encoding="utf-8").split("\n")
     assert lines[15] == "players: {min: 3, max: 6}"
@@ -141,6 +146,7 @@ def test_yaml_errors_are_reported_on_their_own_line(tmp_path, bad_line, wanted):
     assert f"s.yaml:{wanted}: " in run("check", "--spec", str(spec), code=1)
 
 
+@pytest.mark.slow
 def test_the_engine_survives_any_nesting_depth():
     lines = "[" * 100_000 + "\n" + '{"a":' * 5000 + "1" + "}" * 5000 + '\n{"cmd":"hello"}\n'
     out = subprocess.run([sys.executable, "-m", "president", "engine"], input=lines, capture_output=True,

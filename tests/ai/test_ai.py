@@ -125,6 +125,7 @@ def test_medium_play_matches_the_plain_reading_of_its_clauses():
         assert medium_play(hand, trick, rev) == _medium_reference(hand, trick, rev), (hex(hand), hex(trick), rev)
 
 
+@pytest.mark.slow
 def test_worlds_from_an_observation_play_on_like_the_real_game():
     """A determinization built from an observation with the true hands (the search's only way into
     the rules) is the real game: same observation, and the same play from then on, exchanges included."""
@@ -207,6 +208,7 @@ def _redeal(g: GameState, seat: int, rng: random.Random) -> GameState:
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.slow
 def test_hidden_cards_never_change_a_decision(level, light_hard):
     """Re-dealing the hidden cards consistently with the observation never changes the choice."""
     rng = random.Random(7)
@@ -251,6 +253,7 @@ def test_card_counting_from_plays_and_exchanges():
     assert known[scum] == give and not unseen & give
 
 
+@pytest.mark.slow
 def test_medium_beats_easy_significantly():
     """The short significance check of the suite; hard > medium, which needs minutes, is measured by
     benchmarks/test_strength.py (marked slow, outside the suite's testpaths)."""

@@ -1,6 +1,7 @@
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from president.arena.bench import bench_engine
@@ -8,6 +9,7 @@ from president.cli.main import main
 from president.resources import find_project_root, packaged_root, project_root
 
 
+@pytest.mark.slow
 def test_bench_engine_reports_rates():
     result = bench_engine(20, players=4, seed=1)
     assert result["games"] == 20 and result["steps"] > 20 * 13
@@ -15,6 +17,7 @@ def test_bench_engine_reports_rates():
     assert bench_engine(20, players=4, seed=1)["steps"] == result["steps"]  # same seed, same games
 
 
+@pytest.mark.slow
 def test_bench_cli_json():
     out = CliRunner().invoke(main, ["bench", "--games", "10", "--json", "-"])
     assert out.exit_code == 0, out.output

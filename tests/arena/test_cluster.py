@@ -9,6 +9,8 @@ import signal
 import pytest
 from click.testing import CliRunner
 
+pytestmark = pytest.mark.slow
+
 distributed = pytest.importorskip("distributed")
 
 from president.cli.main import main  # noqa: E402

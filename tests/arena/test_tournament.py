@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from president.cli.main import main
@@ -31,6 +32,7 @@ def test_seats_rotate_between_games():
     assert sorted(g0.points) == [1, 2, 3, 4]
 
 
+@pytest.mark.slow
 def test_summary_fields_and_ranges():
     r = tournament(["medium", "easy", "easy", "easy"], games=40, seed=2)
     for key in FIELDS:
@@ -74,6 +76,7 @@ def test_ladder_plays_mixed_seatings_and_rates_the_levels(tmp_path):
     assert len(stats[0].curve) > 0 and stats[0].curve[-1][0] <= 36
 
 
+@pytest.mark.slow
 def test_cli_ladder_prints_ratings_and_writes_a_plot(tmp_path):
     out, svg = tmp_path / "l.json", tmp_path / "l.svg"
     res = CliRunner().invoke(main, ["tournament", "--ladder", "easy,medium", "--games", "24", "--seed", "3",

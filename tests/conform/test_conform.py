@@ -99,6 +99,7 @@ def _conform(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
                           timeout=timeout, cwd=ROOT)
 
 
+@pytest.mark.slow
 def test_conform_cli_reference_with_reports(tmp_path):
     out = _conform("--games", "5", "--json", str(tmp_path / "r.json"), "--junit", str(tmp_path / "r.xml"),
                    "--cucumber-json", str(tmp_path / "c.json"), "--report-lang", "ru", "--html", str(tmp_path / "r.html"))
@@ -115,6 +116,7 @@ def test_conform_cli_reference_with_reports(tmp_path):
     assert 'class="pass"' in (tmp_path / "r.html").read_text()
 
 
+@pytest.mark.slow
 def test_conform_cli_fails_a_mutant_and_shows_the_divergence():
     out = _conform("--engine", f"{sys.executable} {MUTANTS / 'mutant.py'} ties-allowed", "--games", "0",
                    "-k", "play.strictly-higher")
@@ -124,6 +126,7 @@ def test_conform_cli_fails_a_mutant_and_shows_the_divergence():
 
 @pytest.mark.parametrize("mode,expect", [("crash-on-act", "EngineDied"), ("garbage", "not JSON"),
                                          ("slow", "EngineTimeout")])
+@pytest.mark.slow
 def test_protocol_breakage_is_an_error_not_a_fail(mode, expect):
     client = SubprocessClient([sys.executable, str(MUTANTS / "broken.py"), mode], timeout=2.0)
     try:
@@ -153,6 +156,7 @@ def test_options_skip_scenarios_with_a_reason():
     assert results and all(r.outcome == "skip" and "revolution" in r.message for r in results)
 
 
+@pytest.mark.slow
 def test_lockstep_agrees_with_itself_and_catches_a_mutant():
     client = SubprocessClient(reference_command())
     try:
@@ -169,6 +173,7 @@ def test_lockstep_agrees_with_itself_and_catches_a_mutant():
     assert "order" in res.divergences[0].message and res.games == 30  # every game is played
 
 
+@pytest.mark.slow
 def test_annotated_sheet_marks_the_failing_rule_line_in_arabic(tmp_path):
     out = _conform("--engine", f"{sys.executable} {MUTANTS / 'mutant.py'} ties-allowed", "--games", "0",
                    "--report-lang", "ar", "--html", str(tmp_path / "ar.html"))

@@ -16,6 +16,8 @@ import pytest
 from president.conform import run as conform_run
 from president.conform import report
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 EXPECTED = json.loads((ROOT / "tests" / "engines" / "expected.json").read_text(encoding="utf-8"))["engines"]
 NODE = shutil.which("node")

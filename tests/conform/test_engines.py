@@ -35,6 +35,7 @@ def _partly(run) -> dict[str, tuple[set[str], set[str]]]:
 
 
 @needs_node
+@pytest.mark.slow
 def test_daifugo_js_no_variant_fits_and_two_house_rules_only_partly():
     run, devs, notes = _diagnose(f"{NODE} {ENGINES / 'daifugo.js'}")
     # replayed over every trace, neither of the house rules its docstring names fits whole: its 3C
@@ -77,6 +78,7 @@ def test_daifugo_js_no_variant_fits_and_two_house_rules_only_partly():
 
 
 @needs_node
+@pytest.mark.slow
 def test_tycoon_js_fitted_variant_and_unexplained_rules():
     run, devs, notes = _diagnose(f"{NODE} {ENGINES / 'tycoon.js'}")
     # its quads never reverse although it accepts revolution: true, and only the President scores:
@@ -100,6 +102,7 @@ def test_tycoon_js_fitted_variant_and_unexplained_rules():
 
 
 @needs_node
+@pytest.mark.slow
 def test_tycoon_js_declaring_its_house_rules_is_judged_against_them():
     run, devs, notes = _diagnose(f"{NODE} {ENGINES / 'tycoon.js'} --declare")
     by = {d.clause: d for d in run.deviations}
@@ -115,6 +118,7 @@ def test_tycoon_js_declaring_its_house_rules_is_judged_against_them():
     assert by["option.first-lead.holder"].house_rule is None and by["option.scoring.none"].house_rule is None
 
 
+@pytest.mark.slow
 def test_pyres_house_declares_no_revolution_and_its_three_rules_are_found():
     run, devs, notes = _diagnose(f"{sys.executable} {ENGINES / 'pyres.py'} house")
     # the leader may pass and only the President scores: both fitted over every trace
@@ -164,6 +168,7 @@ def test_a_scoring_variant_is_fitted_by_replaying_every_trace_on_the_reference(s
     assert partly.clauses("removed") == ["score.points (1)"] and partly.clauses("added") == ["score.points (1)"]
 
 
+@pytest.mark.slow
 def test_representation_only_engine_has_no_failure_and_its_notes(tmp_path):
     out = subprocess.run([sys.executable, "-m", "president", "conform", "--engine",
                           f"{sys.executable} {ENGINES / 'pyres.py'} repr", "--games", "60", "--json",
@@ -178,6 +183,7 @@ def test_representation_only_engine_has_no_failure_and_its_notes(tmp_path):
     assert 'failures="0"' in (tmp_path / "r.xml").read_text()
 
 
+@pytest.mark.slow
 def test_malformed_reply_is_a_protocol_outcome(tmp_path):
     engine = tmp_path / "extra.py"
     engine.write_text(

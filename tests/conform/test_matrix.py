@@ -5,6 +5,7 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from president.cli.main import main as cli
@@ -15,6 +16,7 @@ REFERENCE = f"{sys.executable} -m president engine"
 HOUSE = f"{sys.executable} {ENGINES / 'pyres.py'} house"
 
 
+@pytest.mark.slow
 def test_two_engines_side_by_side(tmp_path):
     out = CliRunner().invoke(cli, ["conform", "--engine", REFERENCE, "--engine", HOUSE, "-n", "4", "--shrink", "0",
                                    "-k", "lead.must-play", "-k", "flow.follow", "--json", str(tmp_path / "m.json"),

@@ -36,6 +36,7 @@ def test_at_least_twelve_mutants():
     assert len(MUTANTS) >= 12
 
 
+@pytest.mark.slow
 def test_scenarios_kill_every_mutant(mutant_results, record_property):
     # a scenario failing on another clause's rule (blocked) is a kill too: the engine is wrong
     killed = {m for m, o in mutant_results.items() if o["fail"] or o["blocked"] or o["error"]}
@@ -46,6 +47,7 @@ def test_scenarios_kill_every_mutant(mutant_results, record_property):
     assert set(MUTANTS) - killed == set(), "mutants the scenarios let through"
 
 
+@pytest.mark.slow
 def test_mutants_fail_rather_than_error(mutant_results):
     # a wrong rule is a wrong answer (fail), not a protocol error
     assert all(o["error"] == o["protocol"] == 0 for o in mutant_results.values()), mutant_results

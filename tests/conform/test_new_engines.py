@@ -134,6 +134,7 @@ def test_handshake_declares_what_expected_json_says(engine):
     assert call.client.request({"cmd": "quit"}) == {"ok": True}
 
 
+@pytest.mark.slow
 def test_random_games_reach_game_over_at_every_declared_table_size(engine):
     entry, call = engine
     options = call.ok("hello")["options"]
@@ -147,6 +148,7 @@ def test_random_games_reach_game_over_at_every_declared_table_size(engine):
             assert end["deal"] == 1
 
 
+@pytest.mark.slow
 def test_a_series_with_the_exchange_is_played_to_game_over(engine):
     entry, call = engine
     options = call.ok("hello")["options"]
@@ -174,6 +176,7 @@ def _play_out_one_deal(call: Checked, rng: random.Random, state: dict, n: int) -
     return state
 
 
+@pytest.mark.slow
 def test_seeded_games_repeat_their_deal_and_play_out(engine):
     entry, call = engine
     options = call.ok("hello")["options"]
@@ -385,6 +388,7 @@ FULLY_EXPLAINED = [e for e in NEW if all(d["explained_by"] for d in e["deviation
 
 
 @pytest.mark.parametrize("entry", FULLY_EXPLAINED, ids=[e["command"] for e in FULLY_EXPLAINED])
+@pytest.mark.slow
 def test_engine_plays_like_the_reference_under_its_expected_variant(entry):
     """What expected.json claims of the engines it says nothing unexplained of: the reference, told
     the fitted variant, lists the same legal actions and shows the same state at every step of

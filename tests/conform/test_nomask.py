@@ -42,6 +42,7 @@ def last_phase(trace) -> str:
 
 @pytest.mark.parametrize("name, clause", [("scoring-off-by-one", "score.points"),
                                           ("worst-cards-given", "exchange.best")])
+@pytest.mark.slow
 def test_later_deal_differences_are_found_and_counted(name, clause):
     client = mutant(name)
     try:
@@ -74,6 +75,7 @@ def test_every_game_is_played_to_game_over_after_a_divergence():
         assert sum(req["cmd"] == "act" for req, _ in trace.steps[first + 1:]) > 0  # steps compared after it
 
 
+@pytest.mark.slow
 def test_an_own_shuffle_is_no_deviation_but_dealing_from_seat_1_is():
     own = shuffler("own")
     try:
@@ -110,6 +112,7 @@ def _comparable(res) -> dict:
     return data
 
 
+@pytest.mark.slow
 def test_jobs_2_gives_the_results_of_jobs_1():
     one = mutant("pass-not-final")
     try:
@@ -122,6 +125,7 @@ def test_jobs_2_gives_the_results_of_jobs_1():
     assert _comparable(a) == _comparable(b)
 
 
+@pytest.mark.slow
 def test_the_cli_json_does_not_depend_on_jobs(tmp_path):
     import json
     from click.testing import CliRunner
@@ -144,6 +148,7 @@ def test_the_cli_json_does_not_depend_on_jobs(tmp_path):
     assert out[1] == out[2]
 
 
+@pytest.mark.slow
 def test_a_minimal_scenario_is_confirmed_and_no_bigger():
     client = mutant("wrong-next-leader")
     try:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 EXPECTED = json.loads((ROOT / "tests" / "engines" / "expected.json").read_text(encoding="utf-8"))
 OUTSIDE = [e for e in EXPECTED["engines"] if e.get("outside")]

@@ -63,6 +63,7 @@ def test_the_recipe_has_the_steps_it_describes():
     assert restore["with"]["path"] == steps["Save it"]["with"]["path"] == "saved/conformance.json"
 
 
+@pytest.mark.slow
 def test_the_recipe_runs_and_gates_on_a_new_deviation(tmp_path, shim):
     job = _job()
     work = tmp_path / "engine-repo"

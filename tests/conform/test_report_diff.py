@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from report_support import report, saved
 
 from president.conform.diff import shape
@@ -13,6 +15,7 @@ def _new_clauses(output: str) -> set[str]:
     return set(re.findall(r"^NEW\s+(\S+):", output, re.M))
 
 
+@pytest.mark.slow
 def test_a_planted_regression_is_caught():
     """The reference, then a mutant of it: every deviation of the mutant is new, and the gate fails."""
     out = report("diff", saved("reference").path, saved("mutant").path)
@@ -22,16 +25,19 @@ def test_a_planted_regression_is_caught():
     assert out.stdout.splitlines()[-1] == f"{len(mutant.deviations)} new, 0 gone, 0 changed"
 
 
+@pytest.mark.slow
 def test_a_fixed_deviation_is_gone():
     out = report("diff", saved("mutant").path, saved("reference").path)
     assert out.exit_code == 0 and re.search(r"^GONE\s", out.stdout, re.M) and not _new_clauses(out.stdout)
 
 
+@pytest.mark.slow
 def test_the_same_run_changes_nothing():
     out = report("diff", saved("house").path, saved("house").path)
     assert out.exit_code == 0 and out.stdout.splitlines()[-1] == "no deviation new, gone or changed"
 
 
+@pytest.mark.slow
 def test_deviations_are_matched_by_clause_and_mechanism_not_by_place(tmp_path):
     """Another seed shows the same differences with other cards and in another order: nothing changed."""
     def reseeded(data):
@@ -45,6 +51,7 @@ def test_deviations_are_matched_by_clause_and_mechanism_not_by_place(tmp_path):
     assert not re.search(r"^(NEW|GONE)\s", out.stdout, re.M)
 
 
+@pytest.mark.slow
 def test_a_changed_verdict_is_listed(tmp_path):
     old = Report.load(saved("house").path)
     explained = next(d for d in old.deviations if d.house_rule)
@@ -60,6 +67,7 @@ def test_a_changed_verdict_is_listed(tmp_path):
     assert f"house rule: {explained.house_rule} -> none" in out.stdout
 
 
+@pytest.mark.slow
 def test_a_new_scenario_error_fails_the_gate(tmp_path):
     def crashed(data):
         first = next(r for r in data["scenario_results"] if r["outcome"] == "pass")
@@ -69,6 +77,7 @@ def test_a_new_scenario_error_fails_the_gate(tmp_path):
     assert out.exit_code == 1 and "now errors" in out.stdout
 
 
+@pytest.mark.slow
 def test_bad_input_exits_2(tmp_path):
     (tmp_path / "x.json").write_text("{}")
     out = report("diff", saved("reference").path, tmp_path / "x.json")
@@ -84,6 +93,7 @@ def test_shape_keeps_what_differs_and_drops_the_values():
     assert shape("engine accepted pass on 5C from seat 1") != shape("engine refused pass on 5C from seat 1")
 
 
+@pytest.mark.slow
 def test_another_mechanism_under_a_known_clause(tmp_path):
     """A second way of breaking a clause that already deviates is new; one that replaces it is a change."""
     old = Report.load(saved("house").path)

@@ -17,6 +17,7 @@ def test_the_schema_is_a_schema():
 
 
 @pytest.mark.parametrize("name", ["reference", "house"])
+@pytest.mark.slow
 def test_real_runs_follow_the_schema(name):
     data = saved(name).data()
     assert data["report_version"] == REPORT_VERSION
@@ -27,6 +28,7 @@ def test_real_runs_follow_the_schema(name):
     assert set(outline) == set(data["clauses"])
 
 
+@pytest.mark.slow
 def test_the_reader_gives_the_run():
     data = saved("house").data()
     report = Report.load(saved("house").path)
@@ -44,6 +46,7 @@ def test_the_reader_gives_the_run():
 
 
 @pytest.mark.parametrize("name", ["reference", "house", "mutant"])
+@pytest.mark.slow
 def test_show_prints_what_the_run_printed(name):
     run = saved(name)
     shown = report("show", run.path)
@@ -51,6 +54,7 @@ def test_show_prints_what_the_run_printed(name):
     assert shown.stdout == run.stdout
 
 
+@pytest.mark.slow
 def test_a_message_table_is_read_through(tmp_path):
     """A report may store each engine text once (`messages`) and refer to it (`{"$ref": "#/messages/N"}`)."""
     def tabled(data):
@@ -70,6 +74,7 @@ def test_a_message_table_is_read_through(tmp_path):
     assert Report.load(path).text() == Report.load(saved("house").path).text()
 
 
+@pytest.mark.slow
 def test_added_keys_are_read(tmp_path):
     def more(data):
         data["toolkit_errors"] = [{"item": "game 3", "traceback": "..."}]
@@ -104,6 +109,7 @@ BROKEN = [
 
 
 @pytest.mark.parametrize("what,change,problem", BROKEN, ids=[b[0] for b in BROKEN])
+@pytest.mark.slow
 def test_a_wrong_report_is_refused_naming_the_file(tmp_path, what, change, problem):
     path = saved("house").copy(tmp_path, "r.json", change)
     with pytest.raises(ReportError) as caught:

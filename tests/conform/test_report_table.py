@@ -5,10 +5,14 @@ import json
 from html import escape
 from html.parser import HTMLParser
 
+import pytest
+
 from report_support import report, saved
 
 from president.conform.saved import Report
 from president.conform.table import CELLS, LEGEND
+
+pytestmark = pytest.mark.slow
 
 
 class Page(HTMLParser):

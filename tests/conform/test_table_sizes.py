@@ -55,6 +55,7 @@ def test_an_engine_of_some_sizes_runs_most_rule_scenarios_and_the_reference_pass
 
 
 @pytest.mark.parametrize("mutant", ["ties-allowed", "pass-not-final", "scoring-off-by-one"])
+@pytest.mark.slow
 def test_a_mutant_playing_only_five_players_still_fails(mutant):
     _options, results = _run("5", mutant)
     wrong = [r for r in results if r.outcome in ("fail", "blocked")]
@@ -122,6 +123,7 @@ def test_what_is_never_moved_says_why():
     assert best.scenario is None and "hand" in best.why_not
 
 
+@pytest.mark.slow
 def test_the_translated_scenarios_move_alike():
     sys.path.insert(0, str(DECLARED.parent))
     from declared import DeclaredSession

@@ -14,6 +14,8 @@ import pytest
 
 from .support import president
 
+pytestmark = pytest.mark.slow
+
 FAKE_PDF = Path(__file__).resolve().parent / "fake_pdf.py"
 #: Files the build must write again: taken away before each run.
 REMOVED = ("rules/ru.txt", "rules/hy.html", "features/ru/setup.feature")

@@ -50,6 +50,7 @@ def _one_line(result: subprocess.CompletedProcess[str], *words: str) -> str:
     ("rules", "\x08\x9bH", r"\x08, \x9b"),           # backspace, and CSI as one C1 character
 ])
 @pytest.mark.parametrize("command", ["build", "check"])
+@pytest.mark.slow
 def test_a_control_character_in_a_translation_is_refused(project, domain, inserted, shown, command):
     catalog = project / "locales" / "ru" / "LC_MESSAGES" / f"{domain}.po"
     line = _spoil(catalog, inserted)
@@ -62,6 +63,7 @@ def test_a_control_character_in_a_translation_is_refused(project, domain, insert
     assert not any(b"\x1b" in p.read_bytes() for p in (project / "features").rglob("*.feature"))
 
 
+@pytest.mark.slow
 def test_tab_and_newline_are_allowed(project):
     """The two control characters a translation may hold: the catalog check sees nothing wrong."""
     catalog = project / "locales" / "ru" / "LC_MESSAGES" / "rules.po"
@@ -71,6 +73,7 @@ def test_tab_and_newline_are_allowed(project):
 
 
 @pytest.mark.parametrize("command", ["build", "check"])
+@pytest.mark.slow
 def test_a_hard_linked_catalog_is_refused_unread(project, tmp_path, command):
     secret = tmp_path / "passwd"
     secret.write_text(f"root:x:0:0:{SECRET}:/root:/bin/sh\n", encoding="utf-8")
@@ -83,6 +86,7 @@ def test_a_hard_linked_catalog_is_refused_unread(project, tmp_path, command):
     _one_line(result, "ru/LC_MESSAGES/rules.po", "hard links")
 
 
+@pytest.mark.slow
 def test_a_hard_linked_template_is_refused_unread(project, tmp_path):
     pot = project / "locales" / "extra.pot"
     secret = tmp_path / "secret.pot"
@@ -94,6 +98,7 @@ def test_a_hard_linked_template_is_refused_unread(project, tmp_path):
     _one_line(result, "extra.pot", "hard links")
 
 
+@pytest.mark.slow
 def test_a_huge_clause_title_is_refused_in_short_lines(project):
     def huge(data) -> None:
         data["clauses"][0]["title"] = "T" * 1_000_000

@@ -10,6 +10,8 @@ import pytest
 
 from .test_faults import ROOT
 
+pytestmark = pytest.mark.slow
+
 pytest.importorskip("distributed")
 
 

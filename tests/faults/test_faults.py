@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 FAKE = Path(__file__).resolve().parent / "fake_engine.py"
 SCENARIOS = ("-k", "setup.rank-order")  # three scenarios: enough to see restarts and repeats

@@ -30,6 +30,7 @@ def _one_line_naming(result: subprocess.CompletedProcess[str], name: str) -> Non
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_check_never_prints_a_catalog_symlinked_out(project, outside):
     secret = outside / "passwd"
     secret.write_text(f"root:x:0:0:{SECRET}:/root:/bin/sh\n", encoding="utf-8")
@@ -43,6 +44,7 @@ def test_check_never_prints_a_catalog_symlinked_out(project, outside):
 
 
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="no /proc/self/environ on this system")
+@pytest.mark.slow
 def test_catalog_symlinked_to_the_environment_is_not_read(project):
     catalog = project / "locales" / "el" / "LC_MESSAGES" / "steps.po"
     catalog.unlink()
@@ -55,6 +57,7 @@ def test_catalog_symlinked_to_the_environment_is_not_read(project):
     _one_line_naming(result, "steps.po")
 
 
+@pytest.mark.slow
 def test_a_template_symlinked_out_is_named_not_read(project, outside):
     secret = outside / "secret.pot"
     secret.write_text(f"{SECRET}\n", encoding="utf-8")
@@ -77,6 +80,7 @@ def test_build_refuses_rules_symlinked_out(project, outside):
     assert sorted(p.name for p in outside.iterdir()) == ["ru.txt"]
 
 
+@pytest.mark.slow
 def test_i18n_update_refuses_a_language_folder_symlinked_out(project, outside):
     real = project / "locales" / "hy"
     copy = outside / "hy"
@@ -90,6 +94,7 @@ def test_i18n_update_refuses_a_language_folder_symlinked_out(project, outside):
     assert not [p for p in outside.rglob("*") if p.name.endswith(".tmp")]
 
 
+@pytest.mark.slow
 def test_a_symlink_inside_the_project_is_fine(project):
     """Links that stay inside the project are followed as before."""
     real = project / "locales" / "ru" / "LC_MESSAGES" / "rules.po"
@@ -101,6 +106,7 @@ def test_a_symlink_inside_the_project_is_fine(project):
     assert real.is_symlink()
 
 
+@pytest.mark.slow
 def test_a_fifo_catalog_is_refused_at_once(project):
     catalog = project / "locales" / "hi" / "LC_MESSAGES" / "rules.po"
     catalog.unlink()

@@ -25,6 +25,7 @@ def _workers_of(marker: str) -> list[str]:
     return [line for line in out.splitlines() if marker in line and "ps -eo" not in line]
 
 
+@pytest.mark.slow
 def test_tournament_with_two_jobs(tmp_path):
     out = tmp_path / "t.json"
     code, seconds, err = interrupt(["tournament", "--seats", "hard,medium,medium,medium", "--games", "2000",
@@ -34,6 +35,7 @@ def test_tournament_with_two_jobs(tmp_path):
     assert not _workers_of(str(tmp_path))
 
 
+@pytest.mark.slow
 def test_conform_against_a_hung_engine(tmp_path):
     out = tmp_path / "r.json"
     code, seconds, err = interrupt(["conform", "--engine", f"{sys.executable} {FAKE} hang", "--json", str(out)],
@@ -42,6 +44,7 @@ def test_conform_against_a_hung_engine(tmp_path):
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_conform_lockstep(tmp_path):
     out = tmp_path / "r.json"
     code, seconds, err = interrupt(["conform", "--games", "100000", "--json", str(out)], ROOT, after=4.0)

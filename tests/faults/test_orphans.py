@@ -14,6 +14,8 @@ import pytest
 
 from .test_faults import FAKE, ROOT, alive, left_alive
 
+pytestmark = pytest.mark.slow
+
 
 def _start(args: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "president", *args], cwd=ROOT, stdout=subprocess.PIPE,

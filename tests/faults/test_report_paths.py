@@ -41,6 +41,7 @@ def _tree(folder: Path) -> dict[Path, bytes]:
     ("--cucumber-json", "features/setup.feature"),
     ("--json", "locales/steps.pot"),
 ])
+@pytest.mark.slow
 def test_a_report_never_overwrites_a_project_file(project, option, victim):
     before = _tree(project)
     result = president(project, *RUN, option, victim)
@@ -48,6 +49,7 @@ def test_a_report_never_overwrites_a_project_file(project, option, victim):
     assert _tree(project) == before
 
 
+@pytest.mark.slow
 def test_a_report_never_overwrites_a_template(project, tmp_path):
     """Through a symlink, the template the --html sheet is rendered from."""
     template = PACKAGE_DIR / "templates" / "rules.html.j2"
@@ -62,6 +64,7 @@ def test_a_report_never_overwrites_a_template(project, tmp_path):
     assert template.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_a_hard_link_to_the_spec_is_the_spec(project):
     spec = project / "spec" / "president.yaml"
     before = spec.read_bytes()
@@ -70,6 +73,7 @@ def test_a_hard_link_to_the_spec_is_the_spec(project):
     assert spec.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_a_report_never_overwrites_the_engine(project, tmp_path):
     engine = tmp_path / "engine.py"
     shutil.copy(FAKE, engine)
@@ -81,12 +85,14 @@ def test_a_report_never_overwrites_the_engine(project, tmp_path):
 
 @pytest.mark.parametrize("command", [("bench", "--games", "3"), ("tournament", "--seats", "easy,easy,easy,easy",
                                                                  "--games", "1")])
+@pytest.mark.slow
 def test_other_commands_refuse_it_too(project, command):
     before = _tree(project)
     _refused(president(project, *command, "--json", "rules/ru.md"), "rules/ru.md", "an input of this run")
     assert _tree(project) == before
 
 
+@pytest.mark.slow
 def test_one_path_for_two_reports_is_refused(project):
     result = president(project, *RUN, "--json", "r.out", "--html", "r.out", "--junit", "r.out",
                        "--cucumber-json", "r.out")
@@ -94,6 +100,7 @@ def test_one_path_for_two_reports_is_refused(project):
     assert not (project / "r.out").exists()
 
 
+@pytest.mark.slow
 def test_two_names_of_one_existing_file_are_one_path(project):
     (project / "a.json").write_text("old\n", encoding="utf-8")
     (project / "b.json").symlink_to("a.json")
@@ -101,6 +108,7 @@ def test_two_names_of_one_existing_file_are_one_path(project):
     assert (project / "a.json").read_text(encoding="utf-8") == "old\n"
 
 
+@pytest.mark.slow
 def test_a_name_over_the_limit_is_one_line(project):
     name = "a" * 300 + ".json"
     result = president(project, *RUN, "--json", name)
@@ -109,6 +117,7 @@ def test_a_name_over_the_limit_is_one_line(project):
     assert sorted(p.name for p in project.iterdir()) == ["features", "locales", "rules", "spec"]
 
 
+@pytest.mark.slow
 def test_a_legal_long_name_works(project):
     name = "é" * 100 + "b" * (NAME_MAX - 200 - 5) + ".json"  # 255 bytes
     assert len(os.fsencode(name)) == NAME_MAX

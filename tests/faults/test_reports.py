@@ -29,6 +29,7 @@ def president(*args: str, cwd: Path = ROOT, umask: int | None = None) -> subproc
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="making a device node needs root")
+@pytest.mark.slow
 def test_a_device_node_is_written_through_not_replaced(tmp_path):
     node = tmp_path / "null"
     os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, 3))  # the same device as /dev/null
@@ -39,6 +40,7 @@ def test_a_device_node_is_written_through_not_replaced(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]
 
 
+@pytest.mark.slow
 def test_a_fifo_report_is_written_through(tmp_path):
     fifo = tmp_path / "report.fifo"
     os.mkfifo(fifo)
@@ -54,6 +56,7 @@ def test_a_fifo_report_is_written_through(tmp_path):
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd/1").exists(), reason="no /proc/self/fd on this system")
+@pytest.mark.slow
 def test_a_symlink_to_stdout_is_kept_and_written_through(tmp_path):
     link = tmp_path / "out"
     link.symlink_to("/proc/self/fd/1")
@@ -63,12 +66,14 @@ def test_a_symlink_to_stdout_is_kept_and_written_through(tmp_path):
     assert json.loads(result.stdout.strip().splitlines()[-1])["games"] == 3  # after bench's summary
 
 
+@pytest.mark.slow
 def test_dev_stdout_is_written_through():
     result = president(*BENCH, "--json", "/dev/stdout")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout.strip().splitlines()[-1])["games"] == 3  # after bench's summary
 
 
+@pytest.mark.slow
 def test_a_rewritten_report_keeps_its_mode_and_a_new_one_gets_the_umask(tmp_path):
     new = tmp_path / "new.json"
     result = president(*BENCH, "--json", str(new), umask=0o022)
@@ -81,6 +86,7 @@ def test_a_rewritten_report_keeps_its_mode_and_a_new_one_gets_the_umask(tmp_path
     assert json.loads(new.read_text())["games"] == 3
 
 
+@pytest.mark.slow
 def test_a_symlink_to_a_regular_report_is_kept(tmp_path):
     real = tmp_path / "real.json"
     real.write_text("{}")
@@ -90,6 +96,7 @@ def test_a_symlink_to_a_regular_report_is_kept(tmp_path):
     assert link.is_symlink() and json.loads(real.read_text())["games"] == 3
 
 
+@pytest.mark.slow
 def test_build_keeps_the_mode_of_the_sheets_it_rewrites(tmp_path):
     out = tmp_path / "out"
     assert president("build", "--out", str(out), umask=0o027).returncode == 0
@@ -121,7 +128,7 @@ def _terminate(args: list[str], after: float, wait_for: str) -> tuple[int, str]:
     return proc.returncode, seen + err
 
 
-@pytest.mark.parametrize("after", [0.0, 0.5, 1.5, 3.0])
+@pytest.mark.parametrize("after", [0.0, *(pytest.param(after, marks=pytest.mark.slow) for after in (0.5, 1.5, 3.0))])
 def test_sigterm_during_build_leaves_nothing_half_written(tmp_path, after):
     out = tmp_path / "out"
     code, err = _terminate(["build", "--out", str(out)], after, "spec ")
@@ -134,6 +141,7 @@ def test_sigterm_during_build_leaves_nothing_half_written(tmp_path, after):
     assert not out.exists() or not list(out.rglob("*.txt")) or len(list(out.glob("*.txt"))) == 6
 
 
+@pytest.mark.slow
 def test_sigterm_while_staging_many_files_removes_every_staged_file(tmp_path):
     """replace_all itself, under the command line's SIGTERM handler, signalled while it stages."""
     script = tmp_path / "stage.py"

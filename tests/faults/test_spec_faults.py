@@ -55,6 +55,7 @@ RU_STEPS = Path("locales") / "ru" / "LC_MESSAGES" / "steps.po"
 
 # --- catalogs: what check or msgfmt --check refuses, build refuses --------------------------------
 
+@pytest.mark.slow
 def test_format_width_bomb_is_refused_at_once(project):
     _edit(project / RU, 'msgstr "Версия %(name)s"', 'msgstr "Версия %(name)999999999s"')
     err = _refused_by_build_and_check(project, r"rules\.po:\d+: msgstr: the format directive '%\(name\)999999999s' "
@@ -63,6 +64,7 @@ def test_format_width_bomb_is_refused_at_once(project):
     assert all(p.stat().st_size < 100_000 for p in (project / "rules").iterdir()), err
 
 
+@pytest.mark.slow
 def test_format_width_bomb_without_the_python_format_flag(project):
     text = (project / RU).read_text(encoding="utf-8").replace("#, python-format\n", "")
     (project / RU).write_text(text.replace('msgstr "Версия %(name)s"', 'msgstr "Версия %(name).99999999s"', 1),
@@ -70,11 +72,13 @@ def test_format_width_bomb_without_the_python_format_flag(project):
     _refused_by_build_and_check(project, r"rules\.po:\d+: msgstr: the format directive .* width or precision")
 
 
+@pytest.mark.slow
 def test_a_heading_appended_to_a_translation(project):
     _edit(project / RU, 'msgstr "Версия %(name)s"', 'msgstr "Версия %(name)s\\n\\n# heading\\n"')
     _refused_by_build_and_check(project, r"rules\.po:\d+: msgstr has 3 line break\(s\)")
 
 
+@pytest.mark.slow
 def test_a_step_injected_through_a_steps_translation(project):
     path = project / RU_STEPS
     text = path.read_text(encoding="utf-8")
@@ -84,6 +88,7 @@ def test_a_step_injected_through_a_steps_translation(project):
     _refused_by_build_and_check(project, r"steps\.po:\d+: msgstr has 1 line break")
 
 
+@pytest.mark.slow
 def test_an_untranslated_clause_title_is_not_shipped_in_english(project):
     path = project / RU_STEPS
     text = path.read_text(encoding="utf-8")
@@ -104,6 +109,7 @@ def test_an_untranslated_clause_title_is_not_shipped_in_english(project):
     ("nplurals=3; plural=n ? ;", "does not parse"),
     ("nplurals=x; plural=0;", "not of the form"),
 ])
+@pytest.mark.slow
 def test_a_bad_plural_forms_is_a_problem_with_its_line(project, forms, why):
     path = project / RU
     text = path.read_text(encoding="utf-8")
@@ -119,6 +125,7 @@ def test_a_bad_plural_forms_is_a_problem_with_its_line(project, forms, why):
 SPEC = Path("spec") / "president.yaml"
 
 
+@pytest.mark.slow
 def test_duplicate_yaml_key_names_both_lines(project):
     _edit(project / SPEC, "variant: CardVerse\n", "variant: CardVerse\nvariant: Other\n")
     text = (project / SPEC).read_text(encoding="utf-8").splitlines()
@@ -135,6 +142,7 @@ def test_two_titles_for_one_place(project):
     assert result.returncode == 1 and "place 1 already has a title" in result.stderr, result.stderr
 
 
+@pytest.mark.slow
 def test_deals_default_zero(project):
     _edit(project / SPEC, "deals: {type: int, default: 1, min: 1,", "deals: {type: int, default: 0, min: 0,")
     result = president(project, "check")
@@ -180,6 +188,7 @@ def test_spec_dev_zero_is_refused_without_reading(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_a_fifo_spec_is_refused_at_once(tmp_path):
     fifo = tmp_path / "spec.yaml"
     os.mkfifo(fifo)

@@ -120,6 +120,7 @@ def test_first_lead_holder_leads_and_must_use_the_card():
 
 
 @pytest.mark.parametrize("level", ["easy", "medium"])
+@pytest.mark.slow
 def test_easy_and_medium_play_every_option_combination(level):
     """Random option combinations, 3 to 6 players, series of 2 deals: every choice is legal (choose()
     refuses anything else) and uses the new kinds of plays."""

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from president.game.cards import FULL_DECK, RANK_MASKS
 from president.game.engine import PASS, GameState, Phase, Ruleset
 from president.errors import IllegalAction
+
+pytestmark = pytest.mark.slow
 
 RULES = Ruleset.from_spec()
 CARDS = [f"holder:{c}" for c in ("3C", "4C", "7H", "2S")]

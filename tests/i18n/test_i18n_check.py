@@ -14,6 +14,7 @@ from president.project.check import CHECKS, register_check, run_checks, translat
 from i18n_support import ROOT, edit_spec, project  # noqa: F401 (fixture)
 
 
+@pytest.mark.slow
 def test_check_passes_on_the_project():
     """The real check, on the real tree (features from the real generator)."""
     problems = run_checks(Project.resolve(ROOT))
@@ -34,11 +35,13 @@ def po(root, lang):
     return root / "locales" / lang / "LC_MESSAGES" / "rules.po"
 
 
+@pytest.mark.slow
 def test_clean_copy_passes(built):
     result = CliRunner().invoke(check, [])
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.slow
 def test_drift_is_reported_with_line(built):
     path = built / "rules" / "el.txt"
     path.write_text(path.read_text(encoding="utf-8").replace("3-6", "3-7"), encoding="utf-8")
@@ -51,18 +54,21 @@ def test_drift_is_reported_with_line(built):
     assert "rules/xx.txt: stale generated file" in result.output
 
 
+@pytest.mark.slow
 def test_spec_change_without_build_is_drift(built):
     edit_spec(built, lambda d: d["players"].update(max=8))
     text = problems_text(built)
     assert "rules/ru.txt:" in text and "drift" in text
 
 
+@pytest.mark.slow
 def test_invalid_spec_is_reported(built):
     edit_spec(built, lambda d: d["players"].update(min=9))
     text = problems_text(built)
     assert re.search(r"spec/president.yaml:\d+: at players min 9 is greater than max 6", text), text
 
 
+@pytest.mark.slow
 def test_fuzzy_missing_obsolete_and_placeholders(built):
     path = po(built, "ru")
     text = path.read_text(encoding="utf-8")
@@ -85,6 +91,7 @@ def test_fuzzy_missing_obsolete_and_placeholders(built):
     assert re.search(r"rules\.po:\d+: ru: obsolete message 'An old sentence.'", out)
 
 
+@pytest.mark.slow
 def test_plural_forms_must_be_explicit(built):
     path = po(built, "hy")
     text = path.read_text(encoding="utf-8")
@@ -92,6 +99,7 @@ def test_plural_forms_must_be_explicit(built):
     assert "hy/LC_MESSAGES/rules.po:1: no explicit Plural-Forms header" in problems_text(built)
 
 
+@pytest.mark.slow
 def test_unknown_clause_id_in_template(monkeypatch, built):
     import president.project.check as check_mod
     monkeypatch.setattr(check_mod, "template_clause_ids", lambda: [("sheet.j2", 7, "no.such-clause")])
@@ -104,6 +112,7 @@ def test_template_clause_ids_are_found():
     assert {"pass.final", "revolution.quad-reverses", "exchange.scum", "setup.players"} <= ids
 
 
+@pytest.mark.slow
 def test_checks_are_extensible(built):
     from president.errors import Problem
 

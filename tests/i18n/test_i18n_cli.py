@@ -16,6 +16,7 @@ def invoke(cmd, *args):
     return CliRunner().invoke(cmd, list(args))
 
 
+@pytest.mark.slow
 def test_update_is_idempotent_and_reproducible(project):
     before = {p: p.read_bytes() for p in (project / "locales").rglob("*.po*")}
     result = invoke(i18n, "update")
@@ -26,6 +27,7 @@ def test_update_is_idempotent_and_reproducible(project):
     assert set(re.findall(rb"PO-Revision-Date: ([^\\]*)", joined)) == {b"1970-01-01 00:00+0000"}
 
 
+@pytest.mark.slow
 def test_extract_then_update_brings_new_spec_messages(project):
     spec = project / "spec" / "president.yaml"
     spec.write_text(spec.read_text(encoding="utf-8").replace("{id: goal, title: Goal}",

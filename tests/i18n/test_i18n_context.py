@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from president.i18n.catalogs import load_catalog, message_key, pot_path
 from president.i18n.context import PLACEHOLDER_NOTES, clause_map
 from president.i18n.render import TEMPLATES_DIR
@@ -55,6 +57,7 @@ def test_pot_headers_are_complete():
         assert '"Language: en\\n"' in head and '"Language-Team: en <' in head
 
 
+@pytest.mark.slow
 def test_card_note_says_how_each_language_writes_a_card(tmp_path):
     """The %(card)s note is made from the catalogs: a language whose msgctxt 'card'/'suit'
     translations write words is listed under words, with its own rendering."""

@@ -37,11 +37,13 @@ def reported(root, check, file_end, span, *words):
     return hits
 
 
+@pytest.mark.slow
 def test_the_project_passes_the_wording_checks():
     problems = run_checks(Project.resolve(ROOT), LINT)
     assert not problems, "\n".join(map(str, problems))
 
 
+@pytest.mark.slow
 def test_identical_plural_forms_are_caught_unless_marked(root):
     # the Arabic row of issue 20: six identical forms ("أوراق" for 1, 2, 11 and 100 cards alike)
     ar = "يضع اللاعب الأول تشكيلة من %(min)s إلى %(max)s أوراق من الرتبة نفسها، أو سلسلة."
@@ -64,6 +66,7 @@ def test_one_sentence_translated_two_ways_is_caught(root):
     assert "locales/ru/LC_MESSAGES/rules.po:" in p.message and "Карты выкладки должны иметь одинаковый ранг" in p.message
 
 
+@pytest.mark.slow
 def test_a_concept_without_its_published_term_is_caught_through_inflections(root):
     # an avoided word, inflected: "պաս է ասում" (hy: a pass is "պաս տալ")
     span = plant(po_path(root, "hy", "steps"), "seat {seat:d} passes", "{seat:d} նստատեղը պաս է ասում", ctx="pass")
@@ -87,6 +90,7 @@ def test_terms_match_their_inflections():
     assert term_hits(tb, "hi", "sequences are on", "क्रम चालू", published=False)  # क्रम is the rank order
 
 
+@pytest.mark.slow
 def test_sentence_end_against_the_published_convention(root):
     # hi ends sentences with "।" (the published sheet); a new translation ending with "." is caught
     span = plant(po_path(root, "hi", "rules"), "No points are scored.", "कोई अंक नहीं दिए जाते.")
@@ -96,6 +100,7 @@ def test_sentence_end_against_the_published_convention(root):
     reported(root, check_sentence_end, "locales/hy/LC_MESSAGES/steps.po", span, "the source has no sentence mark")
 
 
+@pytest.mark.slow
 def test_bidi_overrides_and_unbalanced_isolates_are_caught(root):
     span = plant(po_path(root, "ru", "rules"), "No points are scored.", "Очки не \u202eначисляются.")
     reported(root, check_bidi_controls, "locales/ru/LC_MESSAGES/rules.po", span, "bidi override U+202E")
@@ -112,6 +117,7 @@ def test_lint_bidi_unit():
     assert any("U+202A" in w for w in lint.bidi_controls("\u202ax\u202c", rtl=True))
 
 
+@pytest.mark.slow
 def test_shared_on_off_word_without_a_frame_is_caught(root):
     # the features row of issue 20: "равенство выключена" (one word for every option)
     span = plant(po_path(root, "ru", "steps"), "equality is {equality:OnOff}", "равенство {equality:OnOff}",
@@ -136,6 +142,7 @@ def test_option_word_message_without_a_msgctxt_per_option_is_caught(root, monkey
 
 
 @pytest.mark.parametrize("locked,phrase,wrong", [(True, "بعد جولتين", "بعد جولتان"), (False, "وهو جولتان", "وهو جولتين")])
+@pytest.mark.slow
 def test_each_deals_sentence_has_its_own_phrase(root, locked, phrase, wrong):
     """ar: 'after two deals' is genitive (بعد جولتين), 'it is two deals by default' nominative (جولتان)."""
     from president.i18n.render import render_lines
@@ -148,6 +155,7 @@ def test_each_deals_sentence_has_its_own_phrase(root, locked, phrase, wrong):
     assert phrase in text and wrong not in text
 
 
+@pytest.mark.slow
 def test_cards_render_without_a_second_article(root):
     """hy renders a card in words with its article (3 խաչը): the sentence adds none ("3 խաչը-ը")."""
     from president.i18n.render import render_lines

@@ -21,6 +21,7 @@ def _players_line(spec, lang):
 
 
 @pytest.mark.parametrize("top", range(3, 13))
+@pytest.mark.slow
 def test_arabic_players_sentence_agrees_from_3_to_12(top):
     spec = _spec_with(min=3, max=top)
     line = _players_line(spec, "ar")
@@ -29,6 +30,7 @@ def test_arabic_players_sentence_agrees_from_3_to_12(top):
     assert line.endswith(f"{top} {noun}."), line
 
 
+@pytest.mark.slow
 def test_russian_players_sentence_keeps_one_construction():
     line = _players_line(_spec_with(max=6), "ru")
     assert line.endswith("3–6 игрокам.") and "от " not in line
@@ -49,6 +51,7 @@ def test_number_words_a_catalog_declares_are_accepted(tmp_path):
     assert number_words(po) == {1: ("one",), 3: ("three", "trois")}
 
 
+@pytest.mark.slow
 def test_players_max_8_fails_check_as_it_fails_conform(tmp_path):
     """A spec edit that passes check also passes conform: here neither does."""
     from president.protocol.client import InProcessClient

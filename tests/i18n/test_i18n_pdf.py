@@ -37,7 +37,7 @@ def _skip_reason() -> str | None:
     return None
 
 
-pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason()))
+pytestmark = [pytest.mark.skipif(_skip_reason() is not None, reason=str(_skip_reason())), pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

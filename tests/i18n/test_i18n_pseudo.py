@@ -49,6 +49,7 @@ def test_ar_xb_exposes_the_isolation_bug_when_isolation_is_off():
     assert order not in _visual(_line(bad, "setup-3")) and "♣3" in _visual(_line(bad, "setup-2"))
 
 
+@pytest.mark.slow
 def test_build_pseudo_writes_both_locales(project):  # noqa: F811
     result = CliRunner().invoke(build, ["--pseudo"])
     assert result.exit_code == 0, result.output

@@ -91,6 +91,7 @@ def test_pseudo_locale_leaves_nothing_untranslated(spec):
     assert not re.search(r"[^\W\d_]", text), f"untranslated text: {text!r}"
 
 
+@pytest.mark.slow
 def test_rendering_is_reproducible(spec):
     for lang in ALL_LANGS:
         for fmt in ("txt", "md", "html"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from click.testing import CliRunner
 
 from president.cli.i18n import i18n
@@ -13,6 +14,8 @@ from president.project.build import Project
 from president.project.check import run_checks
 
 from i18n_support import project  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.slow
 
 OLD_EXCHANGE = "- {giver: -1, receiver: 1, cards: 2, min_players: 3}"
 NEW_EXCHANGE = "- {giver: -1, receiver: 1, cards: 3, min_players: 3}"

@@ -133,6 +133,7 @@ def test_checks_catch_placeholders_missing_messages_and_drift(copy):
     assert any("steps.pot" in p and "drift" in p for p in problems)
 
 
+@pytest.mark.slow
 def test_check_catches_a_translated_feature_that_reads_differently(copy):
     """A hand edit of a feature file is drift (one line); a translation that makes a phrase read
     as another template is reported in the features `build` writes from it."""
@@ -150,6 +151,7 @@ def test_check_catches_a_translated_feature_that_reads_differently(copy):
     assert problems and all(p.startswith("features/ru/") for p in problems), problems
 
 
+@pytest.mark.slow
 def test_project_checks_pass_and_translated_features_are_up_to_date():
     assert [str(p) for p in run_checks(Project.resolve(ROOT))] == []
     files = translated_features(SPEC, ROOT)
@@ -163,6 +165,7 @@ def _ctx(root):
     return CheckContext(project, read_spec(project.spec_path))
 
 
+@pytest.mark.slow
 def test_conform_lang_passes_the_same_scenarios_in_every_language(tmp_path):
     from president.cli.conform import conform
     counts = {}

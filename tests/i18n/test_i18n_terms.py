@@ -69,6 +69,7 @@ def test_hits(tb):
     assert not term_hits(tb, "ru", order, "выше в текущей иерархии", published=False)
 
 
+@pytest.mark.slow
 def test_check_reports_a_planted_term_once_with_file_and_line(tmp_path):
     root = copy_project(tmp_path)
     path = po_path(root, "hi", "steps")

@@ -32,6 +32,7 @@ def _pybabel() -> list[str] | None:
     return [sys.executable, "-m", "babel.messages.frontend"]
 
 
+@pytest.mark.slow
 def test_marks_survive_pybabel_update(tmp_path):
     cmd = _pybabel()
     if cmd is None:
@@ -167,6 +168,7 @@ def _content(path: Path) -> dict:
             (list(m.auto_comments), sorted(m.locations), sorted(m.flags)) for m in cat if m.id}
 
 
+@pytest.mark.slow
 def test_pybabel_extract_and_update_keep_every_note(tmp_path):
     """`pybabel extract -F babel.cfg` / `-F babel-steps.cfg` give the messages of locales/rules.pot and
     steps.pot with the same notes, references and flags (header and order aside), and `pybabel update`

@@ -12,6 +12,8 @@ from president.cli.project import build
 
 from i18n_support import ALL_LANGS, PUBLISHED, SEEDS, edit_spec, project  # noqa: F401 (fixture)
 
+pytestmark = pytest.mark.slow
+
 
 def run(cmd, *args):
     return CliRunner().invoke(cmd, list(args), catch_exceptions=False)

@@ -68,6 +68,7 @@ def test_msgfmt_refuses_the_same_files(tmp_path, name):
 
 
 @pytest.mark.parametrize("name", ["unterminated string", "duplicate msgid", "placeholder renamed"])
+@pytest.mark.slow
 def test_build_and_check_refuse_a_broken_catalog(project, name):  # noqa: F811
     text, line = CASES[name]
     po = project / "locales" / "ru" / "LC_MESSAGES" / "rules.po"
@@ -85,6 +86,7 @@ def test_build_and_check_refuse_a_broken_catalog(project, name):  # noqa: F811
     assert checked.stderr.count(f"locales/ru/LC_MESSAGES/rules.po:{line}:") == 1
 
 
+@pytest.mark.slow
 def test_check_reads_the_templates_strictly(project):  # noqa: F811
     pot = project / "locales" / "rules.pot"
     pot.write_text(pot.read_text(encoding="utf-8") + '\nmsgid "x\n', encoding="utf-8")

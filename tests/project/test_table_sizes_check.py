@@ -1,6 +1,7 @@
 """`president check` reports a rule clause whose scenarios do not reach every table size."""
 from __future__ import annotations
 
+import pytest
 import yaml
 
 from president.project.check import CHECKS
@@ -35,6 +36,7 @@ def test_the_shipped_spec_reaches_every_size_or_says_why():
     assert size_problems(default_spec()) == []
 
 
+@pytest.mark.slow
 def test_a_planted_example_that_moves_nowhere_is_reported_at_its_clause():
     spec = _spec(lambda d: d["clauses"].append(PLANTED))
     problems = size_problems(spec)
@@ -46,6 +48,7 @@ def test_a_planted_example_that_moves_nowhere_is_reported_at_its_clause():
     assert str(p).startswith(f"spec/president.yaml:{planted.line}: ")
 
 
+@pytest.mark.slow
 def test_uncovered_sizes_with_a_reason_silence_it_and_a_stale_entry_is_reported():
     def silenced(d):
         d["clauses"].append(PLANTED)
@@ -58,6 +61,7 @@ def test_uncovered_sizes_with_a_reason_silence_it_and_a_stale_entry_is_reported(
     assert [(p.path, "lists 5" in p.message) for p in problems] == [("clauses.deal.end.uncovered_sizes", True)]
 
 
+@pytest.mark.slow
 def test_a_moved_example_covers_its_clause():
     # the same clause with an example that moves (no series): no problem
     movable = dict(PLANTED, examples=[{"name": "a single is played", "hands": [["5C", "3C"], ["7C"], ["6C"]],

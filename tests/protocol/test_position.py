@@ -71,6 +71,7 @@ def test_a_position_where_seats_have_finished():
     assert "hands[1]" in s.handle(hands)["error"]["message"]  # no card, yet not finished
 
 
+@pytest.mark.slow
 def test_the_engine_subprocess_keeps_serving_after_bad_positions():
     lines = [{"cmd": "new_game", "config": {"players": 3}, "hands": HANDS3, "position": p}
              for p in ({"to_act": 0, "phase": "play"}, {"to_act": 99}, {"to_act": 0, "finished": "abc"})]
@@ -160,6 +161,7 @@ def request(draw) -> dict:
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(request(), st.randoms(use_true_random=False), st.lists(junk, max_size=2))
+@pytest.mark.slow
 def test_fuzzed_positions_and_configs_never_crash_the_session(req, rng, acts):
     s = Session()
     reply = s.handle({"cmd": "new_game", **req})

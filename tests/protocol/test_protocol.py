@@ -6,6 +6,7 @@ import random
 import subprocess
 import sys
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -94,6 +95,7 @@ def test_bad_input_gets_an_error_code_and_changes_nothing():
         assert s.handle({"cmd": "state"}) == before, line
 
 
+@pytest.mark.slow
 def test_replies_conform_to_the_schemas_under_random_play():
     rng = random.Random(5)
     s = Session()
@@ -126,6 +128,7 @@ json_values = st.recursive(
 @settings(max_examples=300, deadline=None)
 @given(st.lists(json_values | st.sampled_from(["act", "legal", "new_game", "deal", "state"]).map(lambda c: {"cmd": c}),
                 max_size=8))
+@pytest.mark.slow
 def test_fuzzed_requests_never_crash_the_session(requests):
     s = Session()
     new_game(s)
@@ -138,6 +141,7 @@ def test_fuzzed_requests_never_crash_the_session(requests):
                               reply) == [] or reply.get("ok") is True
 
 
+@pytest.mark.slow
 def test_engine_subprocess_survives_malformed_lines():
     rng = random.Random(11)
     garbage = ["{", "}", "null", "42", '"str"', "\x00\x01", '{"cmd":', "💥", '{"cmd":"act","player":"0"}',
