@@ -29,7 +29,13 @@ _EXPORTS: dict[str, str] = {
     "render_sheet": "president.i18n.render",
 }
 
-__all__ = ["__version__", "conform", *_EXPORTS]
+__all__ = [
+    "__version__", "conform",
+    "PresidentError", "IllegalAction", "SpecError", "CardError", "Problem", "Spec", "load_spec",
+    "Card", "CardMask", "parse_cards", "card_list", "cards_text", "Ruleset", "Config",
+    "GameState", "Observation", "Phase", "Action", "PASS", "action_text", "render_sheet",
+]
+assert set(__all__) == {"__version__", "conform", *_EXPORTS}
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load on first use
     from . import conform

@@ -4,9 +4,12 @@ from __future__ import annotations
 import doctest
 from pathlib import Path
 
+import pytest
+
 DOC = Path(__file__).resolve().parents[1] / "docs" / "api.md"
 
 
+@pytest.mark.slow  # its conformance example runs the reference engine
 def test_api_page_examples_pass_as_doctests():
     result = doctest.testfile(str(DOC), module_relative=False, encoding="utf-8",
                               optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

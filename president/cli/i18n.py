@@ -183,4 +183,4 @@ def lines(lang: str, spec: Path | None, root: Path | None) -> None:
         click.echo(json.dumps({"rules": list(rules), "text": text}, ensure_ascii=False))
 
 
-__all__ = ["build", "check", "i18n"]
+__all__ = ["i18n"]

@@ -26,7 +26,7 @@ from babel.messages.catalog import Catalog, Message
 
 from ..spec import Spec
 from ..scenarios.steps import GIVEN, STEP_TEMPLATES, TEMPLATES, THEN, WHEN, _field_types, parse_value
-from .catalogs import (CATALOG_LANGS, PLURAL_FORMS, SOURCE_LANG, Key, load_catalog, po_path, pot_path,
+from .catalogs import (CATALOG_LANGS, SOURCE_LANG, Key, load_catalog, po_path, pot_path,
                        translations_of)
 from ..errors import PresidentError
 

@@ -36,7 +36,7 @@ from ..i18n.catalogs import (CATALOG_LANGS, DOMAIN, PLURAL_FORMS, BuildError, Ke
                        raw_plural_forms, read_catalog_bytes)
 from ..i18n.extract import extract_template, serialize
 from ..scenarios.coverage import check_coverage
-from ..i18n.render import CONTENT_TEMPLATE, NUMBER_WORDS, TEMPLATES_DIR, environment
+from ..i18n.render import NUMBER_WORDS, TEMPLATES_DIR, environment
 
 
 @dataclass

@@ -14,6 +14,8 @@ distributed = pytest.importorskip("distributed")
 from president.cli.main import main  # noqa: E402
 from president.conform.jobs import cluster_batch  # noqa: E402
 
+pytestmark = pytest.mark.slow  # conform on a Dask LocalCluster
+
 MUTANT = Path(__file__).resolve().parents[1] / "mutants" / "mutant.py"
 TIMINGS = ("seconds", "cpu_seconds", "steps_per_s", "jobs")
 

@@ -14,6 +14,8 @@ from president.conform import Outcome, runner
 from president.conform.matrix import matrix, matrix_text
 from president.conform.toolkit import ToolkitError, guard
 
+pytestmark = pytest.mark.slow  # whole conform runs through the library
+
 ROOT = Path(__file__).resolve().parents[2]
 MUTANTS = ROOT / "tests" / "mutants"
 REFERENCE = f"{sys.executable} -m president engine"

@@ -82,6 +82,7 @@ def _client(mode: str, tmp_path, monkeypatch, **kwargs) -> SubprocessClient:
     return SubprocessClient([sys.executable, str(FAKE), mode], **kwargs)
 
 
+@pytest.mark.slow
 def test_a_stray_line_is_never_a_later_reply_and_never_forgiven(tmp_path, monkeypatch):
     """Read as a reply (it fits any request), the line shifts the real reply, which is caught (as a
     line nobody asked for, or one that does not fit its request); the third such line in the run

@@ -15,6 +15,8 @@ import pytest
 from .support import measured
 from .test_faults import FAKE, ROOT, left_alive
 
+pytestmark = pytest.mark.slow  # whole conform runs against hostile engines
+
 #: A run's peak memory (conform and the engines it waited for), whatever the engine says.
 PEAK_KB = 300 * 1024
 FEW = ("-k", "setup.rank-order")

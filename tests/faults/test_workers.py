@@ -16,6 +16,8 @@ from president.conform.jobs import LOST, WorkerFailed, run_parallel
 
 from .test_faults import ROOT
 
+pytestmark = pytest.mark.slow  # whole conform runs with a worker killed
+
 KILLER = Path(__file__).with_name("worker_killer.py")
 PARENT = os.getpid()
 

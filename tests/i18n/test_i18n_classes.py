@@ -5,12 +5,17 @@ import re
 
 from jinja2 import nodes
 
+import pytest
+
 from president.i18n.render import TEMPLATES_DIR, environment
 from president.project.build import Project
 from president.project.check import COUNT_PLACEHOLDERS, run_checks, translation_problems
 from president.i18n.catalogs import PLURAL_FORMS
 
+
 from i18n_support import plant, project  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.slow  # each check planted in a copy of the project
 
 SAME_RANK = "The first player lays down a combination of %(min)s to %(max)s cards of the same rank."
 
@@ -42,7 +47,7 @@ def test_every_ngettext_count_placeholder_is_the_count():
 
 def test_a_single_number_form_may_spell_out_the_count():
     """T1: Arabic form 2 (exactly n = 2) may write the dual instead of %(max)s, not drop %(min)s."""
-    forms = [f"من %(min)s إلى %(max)s ورقة"] * 6
+    forms = ["من %(min)s إلى %(max)s ورقة"] * 6
     forms[2] = "من %(min)s إلى ورقتين"
     assert translation_problems((SAME_RANK, SAME_RANK), tuple(forms), PLURAL_FORMS["ar"]) == []
     forms[2] = "إلى %(max)s ورقتين"

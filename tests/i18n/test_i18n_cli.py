@@ -67,8 +67,8 @@ def test_user_errors_are_listed_without_traceback(project, tmp_path):
 
 
 def test_help_texts():
-    import president.cli.i18n as cmd
+    import president.cli.i18n as module
     from president.i18n.catalogs import LANGS
-    assert cmd.LANGS == LANGS
+    assert module.LANGS == LANGS
     for cmd in (build, check, i18n):
         assert invoke(cmd, "--help").exit_code == 0

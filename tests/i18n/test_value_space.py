@@ -28,6 +28,8 @@ from president.i18n.catalogs import LANGS, BuildError, strip_isolates, translato
 from president.i18n.render import FORMATS, SUIT_SYMBOLS, build_sheet, layout, missing_problems
 from president.spec import HOLDER_PATTERN, MAX_OPTION_INT, parse_spec
 
+pytestmark = pytest.mark.slow  # 864 sheet builds
+
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "spec" / "president.yaml"
 SCHEMA = ROOT / "spec" / "schema.json"
