@@ -11,25 +11,35 @@ def president(cwd: Path, *args: str, timeout: float = 300) -> subprocess.Complet
                           timeout=timeout)
 
 
+#: Runs `python -m president ARGS` and writes its peak RSS (KB) to the file named by PEAK_FILE. A
+#: small process of its own: a child forked straight from a big pytest worker would count the
+#: worker's pages in its own peak (ru_maxrss keeps the RSS from before the exec).
+_PEAK = ("import os, resource, subprocess, sys\n"
+         "code = subprocess.call([sys.executable, '-m', 'president', *sys.argv[1:]])\n"
+         "open(os.environ['PEAK_FILE'], 'w').write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))\n"
+         "sys.exit(code)\n")
+
+
 def measured(args: list[str], cwd: Path, env: dict[str, str], timeout: float = 300) -> tuple[int, str, str, int]:
     """Run `python -m president ARGS`; (exit code, stdout, stderr, peak RSS in KB of the run: conform
-    and the engines it waited for, from wait4's rusage). Killed (whole session) after `timeout` s."""
+    and the engines it waited for). Killed (whole session) after `timeout` s."""
     import os
     import signal
     import tempfile
     import threading
 
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen([sys.executable, "-m", "president", *args], cwd=cwd, env=env, stdout=out,
-                                stderr=err, start_new_session=True)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.TemporaryDirectory() as scratch:
+        peak_file = Path(scratch) / "peak"
+        proc = subprocess.Popen([sys.executable, "-c", _PEAK, *args], cwd=cwd, env={**env, "PEAK_FILE": str(peak_file)},
+                                stdout=out, stderr=err, start_new_session=True)
         killer = threading.Timer(timeout, lambda: os.killpg(proc.pid, signal.SIGKILL))
         killer.start()
         try:
-            _, status, usage = os.wait4(proc.pid, 0)
+            proc.wait()
         finally:
             killer.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        return (proc.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
-                usage.ru_maxrss)
+        peak = int(peak_file.read_text()) if peak_file.exists() else 0
+        return (proc.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"), peak)

@@ -133,8 +133,8 @@ def test_sigterm_during_build_leaves_nothing_half_written(tmp_path, after):
     out = tmp_path / "out"
     code, err = _terminate(["build", "--out", str(out)], after, "spec ")
     assert not [p for p in tmp_path.rglob("*") if p.name.endswith(".tmp")], err
-    if code == 0:  # finished before the signal: then complete
-        assert len(list(out.glob("*.txt"))) == 6
+    if code in (0, -signal.SIGTERM):  # finished before the signal (or it landed in the interpreter's own
+        assert len(list(out.glob("*.txt"))) == 6  # shutdown, after the last file was in place): then complete
         return
     assert code == 143, err
     assert "terminated" in err and "Traceback" not in err

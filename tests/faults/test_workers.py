@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from president.conform.jobs import LOST, WorkerFailed, run_parallel
+from president.conform.messages import expand
 
 from .test_faults import ROOT
 
@@ -85,7 +86,7 @@ def test_conform_with_a_worker_killed_every_time_ends_with_a_report(tmp_path):
     out = _conform(tmp_path, "--jobs", "2", "--engine", f"{sys.executable} {KILLER} 2", "--json",
                    str(tmp_path / "r.json"))
     assert out.returncode == 3, out.stderr
-    data = json.loads((tmp_path / "r.json").read_text())
+    data = expand(json.loads((tmp_path / "r.json").read_text()))  # long texts are stored once: read through
     assert data["worker_errors"] and all(LOST in e and "killed by SIGKILL" in e for e in data["worker_errors"])
     lost_games = [u for u in data["lockstep"]["unfinished"] if u["why"].startswith(LOST)]
     assert lost_games and data["lockstep"]["errors"] >= len(lost_games)
