@@ -234,8 +234,9 @@ class Replayer:
         before = self.before
         sent = self.request(req)
         if not isinstance(actual, dict) or not isinstance(actual.get("ok"), bool):
-            finding: Finding | None = Finding("protocol", f"reply to {req.get('cmd')} lacks a boolean ok: {actual!r}"[:200],
-                              kind="protocol")
+            finding: Finding | None = Finding("protocol",
+                                              f"reply to {req.get('cmd')} lacks a boolean ok: {actual!r}"[:200],
+                                              kind="protocol")
             return Step(req, {"ok": True}, actual, finding, position, before, seeded=True)
         try:
             finding, expected, adopted = check_seeded(sent, self.ref, actual, before, self.rules, self.last_ranking)
