@@ -129,8 +129,8 @@ def signals_honoured() -> Iterator[Callable[[], None]]:
         for signum in (signal.SIGINT, signal.SIGTERM):
             previous[signum] = signal.signal(signum, record)
     except ValueError:  # not the main thread: signals are not ours to handle
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        for num, handler in previous.items():
+            signal.signal(num, handler)
         yield lambda: None
         return
     sys.unraisablehook = hook
@@ -139,8 +139,8 @@ def signals_honoured() -> Iterator[Callable[[], None]]:
         checkpoint()
     finally:
         sys.unraisablehook = old_hook
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        for num, handler in previous.items():
+            signal.signal(num, handler)
 
 
 def _handle(signum: int, handler: Any, frame: Any) -> None:

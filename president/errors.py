@@ -82,7 +82,7 @@ class CardError(PresidentError, ValueError):
 class IllegalAction(PresidentError):
     """An action was refused; `rule` names the violated rule clause."""
 
-    def __init__(self, code: str, rule: str, message: str):
+    def __init__(self, code: str, rule: str | None, message: str):
         self.code = code
         self.rule = rule
         self.message = message

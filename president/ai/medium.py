@@ -111,7 +111,7 @@ def medium_play(hand: int, trick: int, reversed_: bool) -> Action:
 
 def medium_give(hand: int, k: int) -> int:
     """The k cards medium gives back: lowest singles first, then the lowest other cards."""
-    counts = {}
+    counts: dict[int, int] = {}
     for c in range(hand.bit_length()):
         if hand >> c & 1:
             counts[c >> 2] = counts.get(c >> 2, 0) + 1

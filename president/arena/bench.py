@@ -8,11 +8,12 @@ import random
 import subprocess
 import sys
 import time
+from typing import Any, cast
 
 from ..game.engine import GameState, Phase, Ruleset
 
 
-def bench_engine(games: int, players: int = 4, seed: int = 0, options: dict | None = None) -> dict[str, float]:
+def bench_engine(games: int, players: int = 4, seed: int = 0, options: dict | None = None) -> dict[str, Any]:
     """Play `games` uniformly random deals (seeded deal, uniform choice among legal actions) with
     these table options (default: the spec's, i.e. 1.1.0)."""
     rules = Ruleset.from_spec()
@@ -57,7 +58,8 @@ def _round_trips(proc: subprocess.Popen, games: int, players: int, seed: int) ->
     assert proc.stdin and proc.stdout
     rng = random.Random(seed)
     out_fd = proc.stdin.fileno()
-    readline = io.BufferedReader(proc.stdout, buffer_size=1 << 16).readline  # type: ignore[arg-type]
+    raw = cast(io.RawIOBase, proc.stdout)  # bufsize=0: the pipe is an unbuffered FileIO
+    readline = io.BufferedReader(raw, buffer_size=1 << 16).readline
     dumps, loads, write = json.dumps, json.loads, os.write
 
     def call(req: dict) -> dict:

@@ -47,12 +47,14 @@ def play_game(levels: Sequence[str], deals: int, seed: int, game: int) -> GameRe
     while True:
         while g.phase in (Phase.EXCHANGE, Phase.PLAY):
             s = g.to_act
-            obs = g.observation(s)  # type: ignore[arg-type]
+            if s is None:  # pragma: no cover - a seat is to act in these phases
+                raise AssertionError(f"no seat to act in phase {g.phase}")
+            obs = g.observation(s)
             t0 = clock()
             action = choose(players[s], obs, rngs[s])
             times[entry_at[s]].append((clock() - t0) * 1000)
             if g.phase == Phase.EXCHANGE:
-                g.act(s, action, give=True)  # type: ignore[arg-type]
+                g.act(s, action, give=True)
             else:
                 g.apply(action)
         for place, s in enumerate(g.last_ranking, start=1):

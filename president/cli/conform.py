@@ -119,8 +119,8 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
         echo(text if lang == "en" else "\n".join([text, *report.toolkit_lines(run)]))
     try:
         for option, path in outputs.items():
-            if path is not None and rendered.get(option) is not None:
-                write_output(path, rendered[option], option)
+            if path is not None and (body := rendered.get(option)) is not None:
+                write_output(path, body, option)
     except PresidentError as exc:
         raise click.ClickException(str(exc)) from None
     if saved:

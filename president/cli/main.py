@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from typing import Any
 
 
 def _interrupted_early(signum: int, frame: object) -> None:
@@ -71,7 +72,7 @@ class Main(click.Group):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
-    def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+    def invoke(self, ctx: click.Context) -> Any:
         if signal.getsignal(signal.SIGINT) is _interrupted_early:  # from now on Ctrl-C unwinds (cleanups run)
             signal.signal(signal.SIGINT, signal.default_int_handler)
         if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:  # and so does SIGTERM
@@ -124,7 +125,9 @@ def _register() -> None:
     main.add_command(engine)
     main.add_command(bench)
     from .tournament import tournament; main.add_command(tournament)  # noqa: E702
-    from .project import build, check; [main.add_command(c) for c in (build, check)]  # noqa: E702
+    from .project import build, check
+    main.add_command(build)
+    main.add_command(check)
     from .i18n import i18n; main.add_command(i18n)  # noqa: E702
     from .conform import conform; main.add_command(conform)  # noqa: E702
     from .report import report; main.add_command(report)  # noqa: E702

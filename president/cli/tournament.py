@@ -12,7 +12,7 @@ from .util import Seconds, spec_here
 class LevelsOption(click.Option):
     """--seats, --ladder: the help lists the AI levels the spec declares (read only when help is shown)."""
 
-    def get_help_record(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
         from ..ai.base import levels
         self.help = f"{self.help.split(' Levels:')[0] if self.help else ''} Levels: {', '.join(levels())}."
         return super().get_help_record(ctx)

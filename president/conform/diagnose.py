@@ -31,14 +31,14 @@ def latitude(phase: Any, name: str) -> bool:
 
 def rule_view(state: dict[str, Any]) -> dict[str, Any]:
     """The canonical STATE with the fields its phase leaves to the engine dropped."""
-    loose = LATITUDE.get(state.get("phase"), frozenset())
+    loose = LATITUDE.get(state.get("phase", ""), frozenset())
     return {k: v for k, v in canonical_state(state).items() if k not in loose}
 
 
 def representation_notes(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
     """One note per latitude field shown differently (phase, field): not failures."""
     exp, act = canonical_state(expected), canonical_state(actual)
-    phase = exp.get("phase")
+    phase = exp.get("phase", "")
     out = [f"{phase}: {k} shown as {_short(act.get(k))} where the reference shows {_short(exp.get(k))}"
            for k in sorted(LATITUDE.get(phase, ())) if exp.get(k) != act.get(k)]
     extra = sorted(set(actual) - set(RULE_FIELDS))

@@ -173,7 +173,7 @@ def _sorted(cards: Any) -> list[str]:
 
 def _engine_view(state: dict[str, Any]) -> dict[str, Any]:
     """`diagnose.rule_view` of an engine's STATE, with cards in deck order (what the reference writes)."""
-    loose = LATITUDE.get(state.get("phase"), frozenset())
+    loose = LATITUDE.get(state.get("phase", ""), frozenset())
     out = {k: state.get(k) for k in STATE_FIELDS if k not in loose}
     if "hands" in out:
         out["hands"] = [_sorted(h) for h in state["hands"]]
@@ -195,7 +195,7 @@ def view(reply: Any, reference: bool = False) -> Any:
     try:
         if isinstance(state, dict):
             if reference:
-                loose = LATITUDE.get(state.get("phase"), frozenset())
+                loose = LATITUDE.get(state.get("phase", ""), frozenset())
                 return ("state", {k: state.get(k) for k in STATE_FIELDS if k not in loose})
             return ("state", _engine_view(state))
         if "actions" in reply:

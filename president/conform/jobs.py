@@ -85,8 +85,8 @@ def worker_errors(results: Sequence[Any], lock: Any = None) -> list[str]:
 
 def lost_scenario(sc: Any, why: str) -> Any:
     """The error record of a scenario whose worker was lost (`why` starts with `LOST`)."""
-    from .runner import ScenarioResult
-    return ScenarioResult(sc.id, sc.clause, sc.section, sc.name, "error", message=why)
+    from .runner import Outcome, ScenarioResult
+    return ScenarioResult(sc.id, sc.clause, sc.section, sc.name, Outcome.ERROR, message=why)
 
 
 def lost_game(number: int, seed: int, why: str) -> Any:

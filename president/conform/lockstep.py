@@ -62,9 +62,11 @@ def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
             engine.restart()
         return game.rec
 
-    records = run_parallel(list(range(games)), work, client, jobs, factory, progress, cluster=cluster,
-                           connect_timeout=connect_timeout, what="lock-step games", least=GAMES_PER_BATCH,
-                           lost=lambda number, why: lost_game(number, seed * 1_000_003 + number, why))
+    records: list[GameRecord] = run_parallel(list(range(games)), work, client, jobs, factory, progress,
+                                              cluster=cluster,
+                                              connect_timeout=connect_timeout, what="lock-step games",
+                                              least=GAMES_PER_BATCH,
+                                              lost=lambda number, why: lost_game(number, seed * 1_000_003 + number, why))
     result = merge(records, set(declared or ()))
     result.jobs = jobs if factory is not None else 1
     result.seconds = time.perf_counter() - t0

@@ -48,7 +48,7 @@ def refusal_rule(game: GameState | None) -> Refusal:
             return "turn.order"
         action = notation_action(text)
         err = game.check(game.to_act, parse_cards(action.get("cards", [])), give=action["type"] == "give")
-        return err.rule if err is not None else ""
+        return (err.rule or "") if err is not None else ""
     return why
 
 
@@ -219,7 +219,8 @@ class Replayer:
             self.dealt = sum(h.bit_count() for h in game.hands)
         holder = config.holder
         if holder is not None and game.deal == 1 and game.phase == Phase.PLAY and game.trick == 0 \
-                and sum(h.bit_count() for h in game.hands) == self.dealt and game.hands[game.to_act] >> holder & 1:
+                and sum(h.bit_count() for h in game.hands) == self.dealt and game.to_act is not None \
+                and game.hands[game.to_act] >> holder & 1:
             game.must = 1 << holder  # option.first-lead.holder: the first play is still due
         if game.phase in (Phase.DEAL_OVER, Phase.GAME_OVER):
             self.last_ranking = list(game.finished)
@@ -233,8 +234,9 @@ class Replayer:
         before = self.before
         sent = self.request(req)
         if not isinstance(actual, dict) or not isinstance(actual.get("ok"), bool):
-            finding = Finding("protocol", f"reply to {req.get('cmd')} lacks a boolean ok: {actual!r}"[:200],
-                              kind="protocol")
+            finding: Finding | None = Finding("protocol",
+                                              f"reply to {req.get('cmd')} lacks a boolean ok: {actual!r}"[:200],
+                                              kind="protocol")
             return Step(req, {"ok": True}, actual, finding, position, before, seeded=True)
         try:
             finding, expected, adopted = check_seeded(sent, self.ref, actual, before, self.rules, self.last_ranking)

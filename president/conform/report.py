@@ -451,7 +451,8 @@ def annotated_sheet_html(run: Run, lang: str, lines: SheetLines | None = None, d
     spec = run.spec
     clauses = run.clauses()
     lines = lines if lines is not None else title_lines(spec)
-    rows, on_sheet = [], set()
+    rows: list[str] = []
+    on_sheet: set[str] = set()
 
     def row(rules: tuple[str, ...], text: str) -> str:
         states = [clauses.get(r, {}).get("outcome", "none") for r in rules]

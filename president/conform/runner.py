@@ -156,7 +156,7 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
     res = ScenarioResult(sc.id, sc.clause, sc.section, sc.name, Outcome.TOOLKIT,
                          f"toolkit error (not the engine's fault): {caught.error.error}", toolkit_error=caught.error)
     res.steps = [(op.kind, op.text, "skipped") for op in sc.ops]
-    res.trace = Trace(sc.id, steps=[tuple(step) for step in caught.error.trace])  # type: ignore[misc]
+    res.trace = Trace(sc.id, steps=[tuple(step) for step in caught.error.trace])
     try:  # the engine may be in the middle of the scenario: the next one starts afresh
         client.restart()
         handshake(client)

@@ -149,7 +149,7 @@ def _keep_seats(requests: Requests, kept: list[int]) -> Requests | None:
     out = copy.deepcopy(requests)
     out[0]["hands"] = [out[0]["hands"][s] for s in seats]
     out[0]["config"]["players"] = len(seats)
-    kept = [out[0]]
+    kept_reqs = [out[0]]
     for i, r in enumerate(out[1:], start=1):
         if r["cmd"] == "deal":
             return None
@@ -160,8 +160,8 @@ def _keep_seats(requests: Requests, kept: list[int]) -> Requests | None:
                     return None
                 continue  # a removed seat's acts go with it (its cards went with its hand)
             r["player"] = new[p]
-        kept.append(r)
-    return kept
+        kept_reqs.append(r)
+    return kept_reqs
 
 
 def shrink(ev: Evidence, engine: Client, rules: Ruleset | None = None, budget_s: float = 8.0,

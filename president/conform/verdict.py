@@ -206,6 +206,7 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
             seen_traces.add(d.key[0])
             first_of_trace.add(d.key)
     found: dict[tuple[str, Mechanism], Deviation] = {}
+    dev: Deviation | None
     for (clause, mech), divs in groups.items():
         if clause == "protocol":
             continue
@@ -259,6 +260,7 @@ def shrink_deviation(dev: Deviation, engine: Client, rules: Ruleset, budget: flo
     from .shrink import confirm, gherkin_of, minimal_scenario, shrink, shrink_seeded, size_of
 
     t0 = time.perf_counter()
+    small: list[dict[str, Any]] | None
     for ev in sorted(dev.samples, key=lambda e: len(e.requests)):  # the shortest games first
         left = budget - (time.perf_counter() - t0)
         if left <= 0:

@@ -332,7 +332,7 @@ class GameState:
         seat, passed, hands = self.to_act, self.passed, self.hands
         return any(hands[s] and not passed >> s & 1 for s in range(self.n) if s != seat)
 
-    def check(self, seat: int, action: Action, give: bool = False) -> IllegalAction | None:
+    def check(self, seat: int | None, action: Action, give: bool = False) -> IllegalAction | None:
         """Why `seat` may not take `action` now, or None if it may. `give` marks an exchange action."""
         phase = self.phase
         if phase in (Phase.DEAL_OVER, Phase.GAME_OVER):
@@ -510,7 +510,7 @@ class GameState:
         if hands[by]:
             self.to_act = by
         else:  # lead.next-active
-            s = by  # type: ignore[assignment]
+            s = by
             for _ in range(n):
                 s = s + 1 if s + 1 < n else 0
                 if hands[s]:

@@ -52,7 +52,7 @@ def game_from_state(rules: Ruleset, config: Config, state: Any, last_ranking: li
     naming the clause whose invariant the STATE breaks."""
     if not isinstance(state, dict):
         raise Unfollowable("protocol", f"STATE must be an object, got {_show(state)}")
-    phase = _PHASES.get(state.get("phase"))
+    phase = _PHASES.get(state.get("phase", ""))
     if phase is None:
         raise Unfollowable("protocol", f"cannot set up a position in phase {_show(state.get('phase'))}")
     n = config.players
@@ -210,7 +210,7 @@ def widest(rules: Ruleset, config: Config) -> Config:
     """The table with every combination and pass the spec's options can allow switched on (runs,
     a leader's pass): what the spec can hold at this table, whatever its house rules."""
     names = {o.name for o in rules.spec.options}
-    wide = {k: True for k in ("sequences", "leader_may_pass") if k in names}
+    wide: dict[str, Any] = {k: True for k in ("sequences", "leader_may_pass") if k in names}
     return replace(config, **wide) if wide else config
 
 

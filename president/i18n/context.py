@@ -75,8 +75,9 @@ _CLAUSE_ID = re.compile(r"^[a-z]+(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
 def _key_of(call: nodes.Call) -> Key | None:
     if not isinstance(call.node, nodes.Name) or call.node.name not in _GETTEXT:
         return None
-    args = call.args
-    if any(not isinstance(a, nodes.Const) for a in args[:_GETTEXT[call.node.name]]):
+    leading = call.args[:_GETTEXT[call.node.name]]
+    args = [a for a in leading if isinstance(a, nodes.Const)]
+    if len(args) < len(leading):
         return None
     if _GETTEXT[call.node.name] == 2:
         return (args[0].value, args[1].value)

@@ -228,7 +228,9 @@ def merge_template(cat: Catalog, template: Catalog, fuzzy_matching: bool = True)
     kept = {message_key(m) for m in cat.obsolete.values()}
     for msg in before:
         if message_key(msg) not in wanted and message_key(msg) not in kept:
-            cat.obsolete[(msg.id, msg.context) if msg.context else msg.id] = msg
+            # Babel types obsolete's keys as str | tuple[str, str], but keys it by any message id
+            # (a plural's is a tuple of forms; Catalog.update does so too)
+            cat.obsolete[(msg.id, msg.context) if msg.context else msg.id] = msg  # type: ignore[index]
     for key, msg in list(cat.obsolete.items()):
         usable = all(msg.string) if isinstance(msg.string, (list, tuple)) else bool(msg.string)
         if msg.fuzzy or not usable:

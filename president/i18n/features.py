@@ -115,8 +115,10 @@ def reduce_feature(text: str, root: Path | None = None, steps: StepLanguage | No
         raise FeatureError(f"not valid Gherkin: {exc}") from None
     out = []
     children = doc.get("feature", {}).get("children", [])
-    scenarios = [c["scenario"] for rule in children if "rule" in rule for c in rule["rule"]["children"]
-                 if "scenario" in c] + [c["scenario"] for c in children if "scenario" in c]
+    # gherkin-official types a feature's children as Envelope, an empty TypedDict: they are
+    # {"rule": ...}, {"scenario": ...} or {"background": ...}
+    scenarios = [c["scenario"] for rule in children if "rule" in rule for c in rule["rule"]["children"]  # type: ignore[typeddict-item]
+                 if "scenario" in c] + [c["scenario"] for c in children if "scenario" in c]  # type: ignore[typeddict-item]
     for sc in scenarios:
         tags = [t["name"][1:] for t in sc.get("tags", ())]
         ops, kind = [], None

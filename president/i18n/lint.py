@@ -56,7 +56,10 @@ OPTION_CONTEXTS = ("option ", "options ")  # msgctxt of a message that exists on
 _FRAME = re.compile("[:：՝]")
 
 
-def forms(value: str | tuple[str, ...] | list[str]) -> list[str]:
+def forms(value: str | tuple[str, ...] | list[str] | None) -> list[str]:
+    """The forms of a msgid or msgstr; a missing msgstr (None) is one empty form."""
+    if value is None:
+        return [""]
     return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
@@ -79,17 +82,18 @@ def bare(text: str) -> str:
 
 def cross_domain(rules: Iterable[Message], steps: Iterable[Message]) -> list[tuple[Message, Message]]:
     """(steps message, rules message) pairs: one English sentence translated two ways."""
-    sentences = {}
+    sentences: dict[str, tuple[Message, str]] = {}  # the rules message and its translation
     for m in rules:
-        if m.id and isinstance(m.id, str) and re.search(r"\w", m.id) and m.string and not m.fuzzy:
-            sentences.setdefault(bare(m.id), m)
+        if m.id and isinstance(m.id, str) and re.search(r"\w", m.id) and isinstance(m.string, str) and m.string \
+                and not m.fuzzy:
+            sentences.setdefault(bare(m.id), (m, m.string))
     out = []
     for m in steps:
-        if not (m.id and isinstance(m.id, str) and m.string) or m.fuzzy:
+        if not (m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string) or m.fuzzy:
             continue
         other = sentences.get(bare(m.id))
-        if other is not None and bare(m.string) != bare(other.string):
-            out.append((m, other))
+        if other is not None and bare(m.string) != bare(other[1]):
+            out.append((m, other[0]))
     return out
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from types import ModuleType
 
 from ..atomic import signals_honoured
 from ..errors import Problem
@@ -23,7 +24,7 @@ from .render import render_all
 PDF_EXTRA = "pip install 'president[pdf]'"
 
 
-def _weasyprint():  # type: ignore[no-untyped-def]
+def _weasyprint() -> ModuleType:
     try:
         import weasyprint
     except (ImportError, OSError) as exc:  # OSError: the pango library is missing

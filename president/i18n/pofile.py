@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, cast
 
 from babel.messages.catalog import Catalog, Message
 
@@ -149,7 +149,7 @@ def _strings(msg: Message, num_plurals: int, prefix: str = "") -> list[str]:
             lines += wrap(f"msgstr[{i}]", strings[i] if i < len(strings) and strings[i] else "", prefix)
     else:
         lines += wrap("msgid", msg.id, prefix)
-        lines += wrap("msgstr", msg.string or "", prefix)
+        lines += wrap("msgstr", cast(str, msg.string or ""), prefix)  # a singular message's string is a str
     return lines
 
 
@@ -186,14 +186,16 @@ def restore_previous(msg: Message) -> int:
     """Turn `| msgid "…"` translator comments back into the message's previous strings (kept on a
     fuzzy entry only); the number of comment lines taken."""
     fields: dict[str, str] = {}
-    kept, taken, last = [], 0, None
+    kept: list[str] = []
+    taken, last = 0, None
     for comment in msg.user_comments:
         m = PREVIOUS_COMMENT.match(comment)
-        if m is None or (m.group(1) is None and last is None):
+        key = None if m is None else m.group(1) or last  # the keyword this comment's string extends
+        if m is None or key is None:
             kept.append(comment)
             last = None
             continue
-        last = m.group(1) or last
+        last = key
         fields[last] = fields.get(last, "") + _unescape(m.group(2))
         taken += 1
     if not taken:

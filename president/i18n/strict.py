@@ -81,8 +81,8 @@ def po_problems(path: Path | str, data: bytes | None = None, formats: bool = Tru
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        return [Problem(file, line, "", "the file is not valid UTF-8", "save it as UTF-8")]
+        bad_line = data[:exc.start].count(b"\n") + 1
+        return [Problem(file, bad_line, "", "the file is not valid UTF-8", "save it as UTF-8")]
     problems: list[Problem] = []
     entries: list[_Entry] = []
     cur: _Entry | None = None

@@ -120,7 +120,8 @@ def _catalogs(ctx: CheckContext, domain: str = DOMAIN) -> tuple[dict[str, Catalo
 
 
 def _read_catalogs(ctx: CheckContext, domain: str) -> tuple[dict[str, Catalog], list[Problem]]:
-    cats, problems = {}, []
+    cats: dict[str, Catalog] = {}
+    problems: list[Problem] = []
     for lang in CATALOG_LANGS:
         try:
             cats[lang] = load_catalog(po_path(ctx.project.root, lang, domain), lang, formats=False)
@@ -320,7 +321,7 @@ def number_words(path: Path) -> dict[int, tuple[str, ...]]:
     return out
 
 
-def translation_problems(msgid: str | tuple[str, ...], string: str | tuple[str, ...],
+def translation_problems(msgid: str | tuple[str, ...] | list[str], string: str | tuple[str, ...] | list[str] | None,
                          plural_header: str, style: PlaceholderStyle = PERCENT,
                          words: dict[int, tuple[str, ...]] | None = None) -> list[str]:
     """What is wrong with one translation: placeholders or numbers missing or extra, bad format.
@@ -427,7 +428,7 @@ def check_drift(ctx: CheckContext) -> list[Problem]:
     """rules/, features/ and locales/rules.pot equal what `build` / `i18n extract` write now."""
     if ctx.spec is None:
         return []
-    problems = []
+    problems: list[Problem] = []
     hint = "run `president build` and commit the result"
     try:
         expected = generated_files(ctx.project, ctx.spec)
@@ -462,7 +463,7 @@ def check_drift(ctx: CheckContext) -> list[Problem]:
                                     "differs from what would be generated now (drift)", fix))
     if expected is None:
         return problems
-    dirs = [("rules", ctx.project.rules_dir, ("*.txt", "*.md", "*.html"))]
+    dirs: list[tuple[str, Path, tuple[str, ...]]] = [("rules", ctx.project.rules_dir, ("*.txt", "*.md", "*.html"))]
     if features_generator():
         dirs.append(("features", ctx.project.features_dir, ("*.feature",)))
     for name, folder, patterns in dirs:

@@ -76,7 +76,7 @@ def check_sentence_end(ctx: CheckContext) -> list[Problem]:
             continue
         for domain in DOMAINS:
             file, cat = rules[lang] if domain == DOMAIN else _messages(ctx, domain).get(lang, (None, None))
-            if cat is None:
+            if file is None or cat is None:
                 continue
             for msg in _live(cat):
                 if domain == DOMAIN and not is_unreviewed(msg):
@@ -110,7 +110,8 @@ def check_option_words(ctx: CheckContext) -> list[Problem]:
     out = []
     template = ctx.template()
     for msg, names in lint.option_messages(template or []):
-        src, line = (msg.locations or [(f"president/templates/{CONTENT_TEMPLATE}", None)])[0]
+        unplaced: list[tuple[str, int | None]] = [(f"president/templates/{CONTENT_TEMPLATE}", None)]
+        src, line = (msg.locations or unplaced)[0]
         out.append(Problem(src, line, "", f"{_key_text(message_key(msg))} takes {', '.join(names)}, a word "
                            "shared by several options, without a msgctxt naming the option",
                            "write one message per option: pgettext('option <name>', ...), so each translation "

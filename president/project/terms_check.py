@@ -36,7 +36,7 @@ def check_terms(ctx: CheckContext) -> list[Problem]:
                 # the published text (a steps clause title may repeat a sentence of the sheet)
                 published = not is_unreviewed(msg) if domain == DOMAIN else \
                     isinstance(msg.string, str) and bare(msg.string) in sheet.get(lang, set())
-                for what in term_hits(tb, lang, _texts(msg.id), _texts(msg.string), published):
+                for what in term_hits(tb, lang, _texts(msg.id), _texts(msg.string or ""), published):
                     problems.append(Problem(file, msg.lineno, "", f"{lang}: {_key_text(message_key(msg))}: {what}", hint))
     return problems
 

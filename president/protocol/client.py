@@ -192,7 +192,7 @@ class SubprocessClient:
         for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             os.set_blocking(f.fileno(), False)
         try:  # readable once the engine exits, even while a child it started holds its stdout open
-            self._pidfd = os.pidfd_open(self.proc.pid)  # type: ignore[attr-defined]
+            self._pidfd = os.pidfd_open(self.proc.pid)
         except (AttributeError, OSError):
             self._pidfd = -1  # no pidfd (not Linux 5.3+): the process is polled instead
         self._buf = bytearray()
@@ -317,7 +317,7 @@ class SubprocessClient:
         reply = self._parse(line, cmd)
         if not isinstance(reply, dict):
             raise self._fault("not-object", f"the engine wrote a JSON value that is not a reply object: {line[:200]!r}")
-        need = _REPLY_KEYS.get(cmd) if reply.get("ok") is True else None
+        need = _REPLY_KEYS.get(cmd) if cmd is not None and reply.get("ok") is True else None
         if need is not None and need not in reply:
             raise self._fault("mismatched", f"the reply to request {index + 1} ({cmd}) lacks {need!r}: a reply to "
                               f"another request, out of order? {line[:200]!r}")

@@ -416,7 +416,7 @@ class ScenarioRun:
         return self.state
 
     def _expect(self, what: str, expected: Any, actual: Any, name: str = "") -> None:
-        if expected != actual and name and self.state and name in LATITUDE.get(self.state.get("phase"), ()):
+        if expected != actual and name and self.state and name in LATITUDE.get(self.state.get("phase", ""), ()):
             self.notes.append(f"{self.state['phase']}: {name} shown as {actual!r} where the spec's example "
                               f"expects {expected!r}")
             return
