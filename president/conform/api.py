@@ -148,9 +148,9 @@ def run(engine: Engine = None, *, spec: Spec | str | Path | None = None, games: 
                                               clause_titles(lang, root))
     finally:
         client.close()
-    label = getattr(client, "label", None) or command or "reference"
+    label = client.label or command or "reference"
     out = Run(the_spec, results, lock, hello, label, deviations or [], protocol_notes(results, lock), ai_run, fitted)
-    out.faults = list(client.fault_report()) if hasattr(client, "fault_report") else []
+    out.faults = list(client.fault_report())
     out.worker_errors = worker_errors(results, lock)  # items a lost worker took with it: no verdict on them
     out.toolkit_errors = ([r.toolkit_error for r in results if r.toolkit_error is not None]
                           + (list(lock.toolkit_errors) if lock is not None else []) + errors

@@ -383,8 +383,7 @@ class Game:
             self.rec.divergences.append(Divergence(
                 self.rec.number, self.rec.seed, len(self.rec.trace.steps) - 1, reqs[at],
                 f"{type(exc).__name__}: {exc}", kind="error", clause="protocol", deal=self._deal()))
-            if hasattr(self.client, "restart"):  # a dead, silent or out-of-step engine starts afresh
-                self.client.restart()
+            self.client.restart()  # a dead, silent or out-of-step engine starts afresh
             raise GameStopped(f"the engine failed: {type(exc).__name__}") from None
         self.rec.requests += len(reqs)
         return replies
@@ -415,7 +414,7 @@ class Game:
                          engine_error=finding.engine_error, deal=deal)
         self.rec.divergences.append(div)
         if finding.kind == "protocol" or not isinstance(actual, dict):
-            if hasattr(self.client, "restart") and not isinstance(actual, dict):
+            if not isinstance(actual, dict):
                 self.client.restart()
             raise GameStopped(f"a protocol error: {finding.message}"[:200])
         if req["cmd"] == "act" and expected.get("ok") and not actual.get("ok"):

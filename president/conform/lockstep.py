@@ -58,8 +58,7 @@ def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
             return game.play()
         game.rec.toolkit_error = box.failed  # a toolkit bug costs this game, not the run
         game.rec.unfinished = f"toolkit error: {box.failed.error}"[:200] if box.failed else "toolkit error"
-        if hasattr(engine, "restart"):  # the engine may be mid-game: start it afresh for the next one
-            engine.restart()
+        engine.restart()  # the engine may be mid-game: start it afresh for the next one
         return game.rec
 
     records: list[GameRecord] = run_parallel(list(range(games)), work, client, jobs, factory, progress,

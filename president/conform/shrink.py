@@ -92,8 +92,7 @@ class Shrinker:
         try:
             replies = self.engine.pipeline(requests)
         except ProtocolViolation:
-            if hasattr(self.engine, "restart"):
-                self.engine.restart()
+            self.engine.restart()
             return False
         found = replay(requests, replies, self.rules, self.variant, Deadline.of(self.engine))
         return found is not None and found.finding.clause == self.clause

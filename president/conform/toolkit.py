@@ -108,7 +108,7 @@ class Deadline:
     @classmethod
     def of(cls, client: Any) -> "Deadline":
         """The deadline the engine client enforces (the run's budget), or none."""
-        return cls(getattr(client, "deadline", None))
+        return cls(client.deadline)
 
     def left(self) -> float:
         return float("inf") if self.at is None else self.at - time.monotonic()

@@ -21,6 +21,7 @@ from ..errors import PresidentError
 from ..spec import MAX_LEGAL_ACTIONS
 from ..textsafe import inert
 from .procs import TOKEN_VAR, end_group, new_token
+from .types import Reply
 from .reading import (MAX_REPLY_BYTES, NonJsonValue, OverBound, bound_reply, duplicate_action,
                       loads_strict, measure, shorten)
 
@@ -77,15 +78,24 @@ class EngineStartError(RunStopped):
 
 
 class Client(Protocol):
-    def request(self, req: dict[str, Any]) -> dict[str, Any]: ...
+    """What the runner needs of an engine: requests (one, or several pipelined) and their replies
+    (`president.protocol.types.Reply`: any JSON object until checked), a fresh start, the end; its
+    name, the run's deadline (monotonic seconds, or None) and the protocol faults it saw."""
 
-    def pipeline(self, reqs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]: ...
+    label: str
+    deadline: float | None
 
-    def hello(self) -> dict[str, Any]: ...
+    def request(self, req: dict[str, Any]) -> Reply: ...
+
+    def pipeline(self, reqs: Sequence[dict[str, Any]]) -> list[Reply]: ...
+
+    def hello(self) -> Reply: ...
 
     def restart(self) -> None: ...
 
     def close(self) -> None: ...
+
+    def fault_report(self) -> list[str]: ...
 
 
 class InProcessClient:
@@ -99,6 +109,7 @@ class InProcessClient:
         self._factory = factory
         self.session = factory()
         self.label = "reference engine (in-process)"
+        self.deadline: float | None = None  # no budget: the reference in this process
 
     def request(self, req: dict[str, Any]) -> dict[str, Any]:
         return self.session.handle(req)
@@ -115,6 +126,9 @@ class InProcessClient:
 
     def close(self) -> None:
         pass
+
+    def fault_report(self) -> list[str]:
+        return []  # the reference in this process breaks no protocol
 
 
 def reference_command() -> list[str]:
