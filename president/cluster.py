@@ -38,9 +38,9 @@ def reach(address: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) -> None:
         scheme, location = parse_address(address)
         host, port = parse_host_port(location) if scheme in ("tcp", "tls") else (None, None)
     except (ValueError, TypeError) as exc:
-        raise ClusterError(f"--cluster {address!r} is not a scheduler address like tcp://host:8786 ({exc})") from None
+        raise ClusterError(f"{address!r} is not a Dask scheduler address like tcp://host:8786 ({exc})") from None
     if host is not None and not (isinstance(port, int) and 0 < port < 65536):
-        raise ClusterError(f"--cluster {address!r}: the port must be 1 to 65535, like tcp://host:8786")
+        raise ClusterError(f"Dask scheduler {address!r}: the port must be 1 to 65535, like tcp://host:8786")
     if host is None:  # another transport (inproc, ucx, ws): Dask's own connect, within the timeout
         return
     deadline = time.monotonic() + timeout
@@ -50,7 +50,7 @@ def reach(address: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) -> None:
         try:
             sock = socket.create_connection((host, port), timeout=timeout)
         except (socket.timeout, TimeoutError):
-            return outcome.append(f"no answer within {timeout:g} s (raise --connect-timeout for a slow network)")
+            return outcome.append(f"no answer within {timeout:g} s (allow a longer connect timeout for a slow network)")
         except (OSError, ValueError, OverflowError, UnicodeError) as exc:
             return outcome.append(getattr(exc, "strerror", None) or str(exc) or type(exc).__name__)
         try:  # a Dask scheduler speaks first: the size of its handshake, 8 bytes (plain tcp only)
@@ -74,10 +74,10 @@ def reach(address: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) -> None:
     thread.start()
     thread.join(timeout + 0.5)  # the thread's own steps end by the deadline; the margin lets it say which one
     if not outcome:
-        outcome.append(f"no answer within {timeout:g} s (raise --connect-timeout for a slow network)")
+        outcome.append(f"no answer within {timeout:g} s (allow a longer connect timeout for a slow network)")
     if outcome[0] is not None:
         raise ClusterError(f"cannot reach the Dask scheduler at {address!r}: {outcome[0]} "
-                           "(check the --cluster address and that the scheduler is running)")
+                           "(check the scheduler address and that the scheduler is running)")
 
 
 def _discard_failed_client(exc: BaseException, client_type: type) -> None:
@@ -101,7 +101,7 @@ def connect(address: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) -> Any:
     try:
         from dask.distributed import Client
     except ImportError as exc:  # pragma: no cover - the [cluster] extra is not installed
-        raise ClusterError("--cluster needs Dask distributed: pip install 'president[cluster]'") from exc
+        raise ClusterError("running on a cluster needs Dask distributed: pip install 'president[cluster]'") from exc
     reach(address, timeout)
     try:
         return Client(address, timeout=timeout, set_as_default=False)
@@ -109,9 +109,9 @@ def connect(address: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) -> Any:
         _discard_failed_client(exc, Client)
         if isinstance(exc, (OSError, TimeoutError)):
             raise ClusterError(f"cannot reach the Dask scheduler at {address!r}: {str(exc)[:200]} (is the scheduler "
-                               "running? raise --connect-timeout for a slow network)") from None
+                               "running? allow a longer connect timeout for a slow network)") from None
         raise ClusterError(f"something answers at {address!r}, but not as a Dask scheduler does ({type(exc).__name__} "
-                           "reading its reply); check the --cluster address and port") from None
+                           "reading its reply); check the scheduler address and port") from None
 
 
 def run_batches(address: str, run: Callable[[B], R], batches: Sequence[B] | Callable[[int], Sequence[B]],

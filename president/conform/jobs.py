@@ -275,7 +275,7 @@ class _Forked:
         if w.attempt == 1:  # its items again, in a fresh worker (and a fresh engine)
             self.workers.append(_Worker(self.ctx, self, w.pending, 2))
             return
-        first = f"{LOST}: the --jobs worker running it was lost twice (the second time {why})"
+        first = f"{LOST}: the worker process running it was lost twice (the second time {why})"
         if self.lost is None:
             raise WorkerFailed(f"{first} ({self.what} {w.pending[0]}-{w.pending[-1]})")
         for i in list(w.pending):

@@ -241,7 +241,7 @@ def toolkit_lines(run: Run, limit: int = 5) -> list[str]:
     out = [f"toolkit errors: {len(errors)} (the toolkit failed, not your engine; each cost one item; exit code 3)"]
     out += [cut(f"  TOOLKIT {e.line()}", LINE) for e in errors[:limit]]
     if len(errors) > limit:
-        out.append(f"  ... and {len(errors) - limit} more (--json keeps them all)")
+        out.append(f"  ... and {len(errors) - limit} more (the JSON report keeps them all)")
     return out
 
 

@@ -76,8 +76,8 @@ def check(data: Any, path: str | Path) -> dict[str, Any]:
     if "report_version" not in data:
         if "engines" in data and "clauses" in data:
             raise ReportError(path, "is a clause x engine table, not one engine's report "
-                                    "(give the files of `president conform --json` runs)")
-        raise ReportError(path, "has no report_version: not a `president conform --json` report, or one written "
+                                    "(give the saved reports of single conformance runs)")
+        raise ReportError(path, "has no report_version: not a saved conformance report, or one written "
                                 "before reports were versioned (run president conform again)")
     version = data["report_version"]
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:

@@ -151,7 +151,7 @@ def _write_error(path: Path, exc: OSError) -> BuildError:
     elif isinstance(exc.filename, str) and not Path(exc.filename).name.endswith(".tmp") and Path(exc.filename) != path:
         reason = f"{exc.filename}: {reason}"
     return BuildError([Problem(str(path), None, "", f"cannot write: {reason}",
-                               "make the folder writable, or choose another --out")])
+                               "make the folder writable, or choose another output folder")])
 
 
 def write_files(files: dict[Path, bytes]) -> list[Path]:

@@ -443,7 +443,7 @@ class SubprocessClient:
                     raise RunStopped(f"the engine is hung: no reply within {timeout:g} s, "
                                      f"{_times(self._timeouts)} (last request "
                                      f"{reqs[len(replies)].get('cmd')!r}); stopped "
-                                     "(fix the engine, or raise --timeout / --hung-after)")
+                                     "(fix the engine, or allow it more time per reply / more silent replies)")
                 raise EngineTimeout(f"no reply within {timeout:g} s to {reqs[len(replies)].get('cmd')!r}")
             want_write = [in_fd] if pos < len(data) else []
             watch = [out_fd] + ([err_fd] if err_fd >= 0 else []) + ([self._pidfd] if self._pidfd >= 0 else [])

@@ -32,8 +32,8 @@ def _tournament(address: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("address, wanted", [
     ("tcp://127.0.0.1:1", "Connection refused"),
-    ("garbage:xx", "is not a scheduler address"),
-    ("tcp://127.0.0.1", "is not a scheduler address"),
+    ("garbage:xx", "is not a Dask scheduler address"),
+    ("tcp://127.0.0.1", "is not a Dask scheduler address"),
     ("tcp://127.0.0.1:99999", "the port must be 1 to 65535"),
     ("tcp://nosuchhost.invalid:8786", "cannot reach the Dask scheduler"),
     ("silent", "nothing answered within 1 s"),
