@@ -147,7 +147,19 @@ def test_every_exchange_count_builds_with_its_plural_form(project, tmp_path):
 
 
 def test_unsupported_spec_shape_is_refused(project):
-    edit_spec(project, lambda d: d["revolution"].update(cards=3))
+    edit_spec(project, lambda d: d["titles"][1].update(place=3))
     result = run(build)
     assert result.exit_code == 1
-    assert "revolution.cards = 3" in result.output
+    assert "title place 3" in result.output and "nothing written" in result.output
+
+
+def test_revolution_cards_and_scoring_step_other_than_published_build_and_are_stated(project, tmp_path):
+    path = edit_spec(project, lambda d: (d["revolution"].update(cards=3), d["scoring"].update(step=2)))
+    out = tmp_path / "out"
+    result = run(build, "--spec", str(path), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    text = {lang: (out / f"{lang}.txt").read_text(encoding="utf-8") for lang in ALL_LANGS}
+    assert "a play of exactly 3 cards of one rank reverses the ranking" in text["en"] and "quad" not in text["en"].split("Medium")[0]
+    assert "then 2 points less for each place." in text["en"]
+    assert "выкладка ровно из 3 карт одного ранга" in text["ru"] and "на 2 очка меньше" in text["ru"]
+    assert "ثم تنقص نقطتان مع كل مركز" in text["ar"]  # the dual spells out the number
