@@ -117,6 +117,9 @@ def state_clause(before: dict[str, Any] | None, req: dict[str, Any], exp: dict[s
         return "", ""
     cmd = req.get("cmd")
     last_play = (req.get("action") or {}).get("cards") or []
+    # a play that reverses the order: a quad, or whatever size the spec's revolution takes (one side flipped)
+    reversing = len(last_play) == 4 or (before is not None and cmd == "act" and any(
+        s.get("order") not in (None, before.get("order")) for s in (e, a)))
     by = (before or {}).get("trick", {}) or {}
     if cmd == "new_game":
         return ("setup.first-lead" if "to_act" in fields else "setup.partial-hands"), fields[0]
@@ -133,13 +136,13 @@ def state_clause(before: dict[str, Any] | None, req: dict[str, Any], exp: dict[s
     if "scores" in fields:
         return "score.points", "scores"
     if "order" in fields:
-        return ("revolution.quad-reverses" if len(last_play) == 4 else "revolution.order"), "order"
+        return ("revolution.quad-reverses" if reversing else "revolution.order"), "order"
     if "hands" in fields:
         return "play.own-cards", "hands"
     if (e.get("trick") is None) != (a.get("trick") is None):
         seat = req.get("player")
         out = isinstance(seat, int) and seat < len(e.get("hands") or []) and not e["hands"][seat]
-        return ("revolution.no-clear" if len(last_play) == 4 and not out else "trick.end"), "trick"
+        return ("revolution.no-clear" if reversing and not out else "trick.end"), "trick"
     if "passed" in fields:
         return "pass.final", "passed"
     if "to_act" in fields:
