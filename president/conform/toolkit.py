@@ -107,8 +107,8 @@ class Deadline:
 
     @classmethod
     def of(cls, client: Any) -> "Deadline":
-        """The deadline the engine client enforces (the run's budget), or none."""
-        return cls(client.deadline)
+        """The deadline the engine client enforces (the run's budget), or none (also without a client)."""
+        return cls(None if client is None else client.deadline)
 
     def left(self) -> float:
         return float("inf") if self.at is None else self.at - time.monotonic()
