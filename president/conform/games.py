@@ -321,13 +321,14 @@ class Game:
         clean = True
         for i, (req, actual) in enumerate(zip(reqs, replies)):
             index = len(self.rec.trace.steps)
-            self.rec.trace.add(req, actual)
+            kept = self.rec.trace.add(req, actual)  # a long legal list compactly: compared in full below
             self._remember(req, actual)
             if is_seeded(req):  # compared by its observables: its shape is checked here
                 problem = protocol_problem(self.table.schemas, req["cmd"], actual)
                 if problem is not None:
                     self._diverged(index, Step(req, {"ok": True}, actual, problem, self.ref.game, self.before))
             step = self.rep.step(req, actual)
+            step.actual = kept  # what the game keeps of it (its evidence, the engine's legal list)
             if step.finding is None:
                 self._agreed(step)
                 continue
