@@ -21,7 +21,7 @@ from ..game.position import PositionError, game_from_state
 from ..protocol.server import Session
 from ..scenarios.model import LATITUDE, action_notation, canonical_state, sort_cards
 from .deals import round_robin
-from .trace import notations
+from .trace import notations, plain
 
 RULE_FIELDS = ("phase", "deal", "to_act", "order", "trick", "passed", "hands", "finished", "scores")
 
@@ -249,7 +249,7 @@ class SchemaSampler:
         if kind in self.seen:
             return []
         self.seen.add(kind)
-        return wire.reply_problems(cmd, reply)
+        return wire.reply_problems(cmd, plain(reply))  # a long legal list kept compactly, read back
 
 
 def check_seeded(req: dict[str, Any], ref: Session, actual: Any, before: dict[str, Any] | None,
