@@ -7,7 +7,7 @@ of the engine's traces at once: replayed on the reference under that variant, do
 divergences and add none?
 
 A long `legal` list (`COMPACT_FROM` actions or more, up to the protocol's 10,000) is kept as
-`Actions`: each action's JSON text, interned, read back as dicts only where a consumer needs them;
+`Actions`: each action's text (its JSON, or a shorter one for a play), interned, read back as dicts only where a consumer needs them;
 equal lists share one object, and what is derived from them (`derived`: notations, card masks) is
 computed once for all the replies that list them.
 """
@@ -30,8 +30,8 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 class Actions(Sequence[Any]):
-    """A `legal` list kept compactly: a tuple of its actions' JSON texts (interned). Reading an item
-    gives a fresh dict (json.loads); equal to a list holding the same actions."""
+    """A `legal` list kept compactly: a tuple of its actions' texts (`_text`, interned). Reading an
+    item gives a fresh dict (`_action`); equal to a list holding the same actions."""
 
     __slots__ = ("texts", "derived", "__weakref__")
 
@@ -44,7 +44,7 @@ class Actions(Sequence[Any]):
         """The compact form of `actions`, shared with every equal list kept so far."""
         if isinstance(actions, Actions):
             return actions
-        return cls.of_texts(tuple(sys.intern(_ENCODE(a)) for a in actions))
+        return cls.of_texts(tuple(map(_text, actions)))
 
     @classmethod
     def of_texts(cls, texts: tuple[str, ...]) -> "Actions":
@@ -61,11 +61,11 @@ class Actions(Sequence[Any]):
 
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):
-            return [json.loads(t) for t in self.texts[i]]
-        return json.loads(self.texts[i])
+            return [_action(t) for t in self.texts[i]]
+        return _action(self.texts[i])
 
     def __iter__(self) -> Iterator[Any]:
-        return map(json.loads, self.texts)
+        return map(_action, self.texts)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Actions):
@@ -84,6 +84,32 @@ class Actions(Sequence[Any]):
         if name not in self.derived:
             self.derived[name] = make(self)
         return self.derived[name]
+
+
+#: Marks the short text of an action {"type": T, "cards": [C, ...]} ("T C ..."; no JSON text begins so).
+_PLAIN = "\x1f"
+
+
+def _text(action: Any) -> str:
+    """An action's text, interned: its JSON, or for {"type": T, "cards": [C, ...]} (those keys in
+    that order, strings without a space) the faster `_PLAIN` "T C ..."; read back by `_action`."""
+    if type(action) is dict and len(action) == 2 and next(iter(action)) == "type":
+        kind, cards = action.get("type"), action.get("cards")
+        if type(kind) is str and type(cards) is list:
+            try:
+                text = " ".join([kind, *cards])
+            except TypeError:  # a card that is not a string
+                text = ""
+            if text and text.count(" ") == len(cards):
+                return sys.intern(_PLAIN + text)
+    return sys.intern(_ENCODE(action))
+
+
+def _action(text: str) -> Any:
+    if text[:1] == _PLAIN:
+        kind, *cards = text[1:].split(" ")
+        return {"type": kind, "cards": cards}
+    return json.loads(text)
 
 
 _SHARED: "weakref.WeakValueDictionary[tuple[str, ...], Actions]" = weakref.WeakValueDictionary()
