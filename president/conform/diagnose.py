@@ -21,6 +21,7 @@ from ..game.position import PositionError, game_from_state
 from ..protocol.server import Session
 from ..scenarios.model import LATITUDE, action_notation, canonical_state, sort_cards
 from .deals import round_robin
+from .trace import notations, plain
 
 RULE_FIELDS = ("phase", "deal", "to_act", "order", "trick", "passed", "hands", "finished", "scores")
 
@@ -188,7 +189,7 @@ def diverge(req: dict[str, Any], expected: dict[str, Any], actual: dict[str, Any
             return Finding(clause or "turn.order", f"legal is for seat {actual.get('player')!r}, "
                            f"the reference's seat to act is {expected.get('player')!r}")
         exp = {action_notation(x) for x in expected["actions"]}
-        got = [action_notation(x) for x in actual["actions"]]
+        got = notations(actual["actions"])  # read once for a long list a trace keeps (`trace.Actions`)
         extra, missing = sorted(set(got) - exp), sorted(exp - set(got))
         if extra:
             clause = refusal_rule(extra[0]) if refusal_rule else "flow.follow"
@@ -251,7 +252,7 @@ class SchemaSampler:
         if kind in self.seen:
             return []
         self.seen.add(kind)
-        return wire.reply_problems(cmd, reply)
+        return wire.reply_problems(cmd, plain(reply))  # a long legal list kept compactly, read back
 
 
 def check_seeded(req: dict[str, Any], ref: Session, actual: Any, before: dict[str, Any] | None,

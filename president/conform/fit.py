@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from ..errors import IllegalAction
 from ..game.cards import CARD_NAMES
@@ -41,7 +41,7 @@ from .deals import declares_spec_shuffle
 from .diagnose import Finding
 from .replay import Replayer, compare_rules, refusal_rule
 from .toolkit import NO_DEADLINE, Deadline, ToolkitError, guard
-from .trace import Trace
+from .trace import Actions, Trace, notations
 
 Variant = tuple[tuple[str, Any], ...]  # sorted (option, value) pairs
 Key = tuple[int, int, str]  # (trace number, step number, clause)
@@ -199,8 +199,11 @@ def view(reply: Any, reference: bool = False) -> Any:
                 return ("state", {k: state.get(k) for k in STATE_FIELDS if k not in loose})
             return ("state", _engine_view(state))
         if "actions" in reply:
+            actions = reply["actions"]
+            if isinstance(actions, Actions):  # the set is made once for every reply listing it
+                return ("legal", reply.get("player"), actions.derive("set", lambda a: frozenset(notations(a))))
             notes = (" ".join(a["cards"]) if a.get("type") == "play" else action_notation(a)
-                     for a in reply["actions"]) if reference else (action_notation(a) for a in reply["actions"])
+                     for a in actions) if reference else (action_notation(a) for a in actions)
             return ("legal", reply.get("player"), frozenset(notes))
     except (ProtocolViolation, KeyError, TypeError, AttributeError):  # a malformed reply: never equal
         return ("malformed", id(reply))
@@ -257,12 +260,19 @@ class _Views:
 def legal_masks(reply: Any) -> frozenset[tuple[bool, int]] | None:
     """An engine's `legal` list as (give, card mask) pairs (a pass is the empty play), or None when
     it cannot be read that way or lists an action twice (then compared in full)."""
-    if not isinstance(reply, dict) or not reply.get("ok") or not isinstance(reply.get("actions"), list):
+    if not isinstance(reply, dict) or not reply.get("ok"):
         return None
+    actions = reply.get("actions")
+    if isinstance(actions, Actions):  # made once for every reply listing it
+        return actions.derive("masks", _masks)
+    return _masks(actions) if isinstance(actions, list) else None
+
+
+def _masks(actions: Sequence[Any]) -> frozenset[tuple[bool, int]] | None:
     out = set()
     bit = _BIT
     try:
-        for a in reply["actions"]:
+        for a in actions:
             kind = a.get("type")
             if kind == "pass":
                 out.add((False, 0))
@@ -278,7 +288,7 @@ def legal_masks(reply: Any) -> frozenset[tuple[bool, int]] | None:
                 return None
     except (KeyError, TypeError, AttributeError):  # a card name the deck does not know, a malformed action
         return None
-    return frozenset(out) if len(out) == len(reply["actions"]) else None
+    return frozenset(out) if len(out) == len(actions) else None
 
 
 def configure(rules: Ruleset, variant: Variant) -> Callable[[dict[str, Any]], dict[str, Any]] | None:

@@ -28,7 +28,7 @@ from .diagnose import Evidence, Finding, SchemaSampler, diverge, note_kind, repr
 from .records import Divergence, GameRecord
 from .replay import Replayer, Step, Unfollowable, override
 from .toolkit import NO_DEADLINE, Deadline
-from .trace import Trace
+from .trace import Trace, compact
 from ..errors import PresidentError
 
 #: Options every new_game sets in its config, never a house rule an engine declares to play.
@@ -45,6 +45,9 @@ MAX_ADOPT = 400  # adoptions of the engine's state in one game; then the game st
 MAX_REQUESTS = 40_000  # requests in one game, likewise
 SEEDED_SHARE = 0.3  # share of games dealt from a seed, for an engine that declares `seed`
 FIRST_SEGMENT_AFTER = 4  # acts in the first segment after a divergence (doubling while the engine agrees)
+#: Requests written to the engine at once: their replies are held until compared, and one `legal`
+#: reply may list 10,000 actions (several MB as dicts), so a segment is sent in slices of this many.
+PIPELINE_SLICE = 8
 
 
 class GameStopped(PresidentError):
@@ -374,10 +377,14 @@ class Game:
         raise GameStopped(f"not followable: {stop.message}: {stop.clause}"[:300])
 
     def _pipeline(self, reqs: list[dict[str, Any]]) -> list[Any]:
+        """The engine's replies to `reqs`, sent `PIPELINE_SLICE` at a time, a long legal list kept
+        compactly as soon as it is read (`trace.compact`)."""
+        replies: list[Any] = []
         try:
-            replies = self.client.pipeline(reqs)
+            for start in range(0, len(reqs), PIPELINE_SLICE):
+                replies += map(compact, self.client.pipeline(reqs[start:start + PIPELINE_SLICE]))
         except ProtocolViolation as exc:
-            at = min(getattr(exc, "index", 0), len(reqs) - 1)
+            at = min(len(replies) + getattr(exc, "index", 0), len(reqs) - 1)
             for req in reqs[:at + 1]:
                 self.rec.trace.add(req, None)
             self.rec.divergences.append(Divergence(

@@ -7,7 +7,7 @@ from typing import Any
 
 from .diagnose import Evidence
 from .toolkit import ToolkitError
-from .trace import Trace
+from .trace import Trace, notations
 
 
 @dataclass(frozen=True, order=True)
@@ -58,7 +58,7 @@ def mechanism(request: dict[str, Any], expected: Any, actual: Any,
             if exp.get("player") != act.get("player"):
                 return Mechanism("act", "", "to_act")
             want = {action_notation(a) for a in exp.get("actions") or []}
-            got = {action_notation(a) for a in act.get("actions") or []}
+            got = set(notations(act.get("actions") or []))
             extra, missing = sorted(got - want), sorted(want - got)
             if extra:
                 return Mechanism("act", _action_type(extra[0]), "accepted")

@@ -35,6 +35,7 @@ from ..scenarios.model import canonical_state, notation_action
 from .deals import is_seeded
 from .diagnose import Evidence, Finding, check_seeded, diverge, rule_view
 from .toolkit import NO_DEADLINE, Deadline
+from .trace import compact
 
 Refusal = Callable[[str], str]
 #: (request, the reference's reply, the engine's reply, the reference's STATE before, refusal rule) -> finding
@@ -279,6 +280,6 @@ def root_cause(sent: list[tuple[dict[str, Any], Any]], rules: Any = None,
         if step.finding is not None:
             if step.finding.kind == "protocol":
                 return None
-            return step.finding, Evidence([r for r, _ in sent[:upto + 1]], step.expected, actual,
+            return step.finding, Evidence([r for r, _ in sent[:upto + 1]], step.expected, compact(actual),
                                           rule_view(step.before) if step.before else None, step.finding.clause)
     return None

@@ -19,6 +19,7 @@ from types import TracebackType
 from typing import Any
 
 from ..protocol.client import RunStopped
+from .trace import plain  # a long legal list kept compactly, read back as a list (JSON-ready)
 
 #: Exceptions a guard never swallows: the run has to stop (hung engine, spent budget, Ctrl-C...).
 PASS_THROUGH: tuple[type[BaseException], ...] = (RunStopped,)
@@ -57,7 +58,7 @@ def _pairs(trace: Any) -> list[tuple[Any, Any]]:
     if callable(trace):
         trace = trace()
     steps = list(getattr(trace, "steps", trace) or ())[-TRACE_KEPT:]
-    return [(s[0], s[1]) if isinstance(s, (list, tuple)) and len(s) == 2 else (s, None) for s in steps]
+    return [(s[0], plain(s[1])) if isinstance(s, (list, tuple)) and len(s) == 2 else (s, None) for s in steps]
 
 
 class guard:

@@ -5,14 +5,139 @@ seed) and every later request, each with the engine's reply, in order. Scenarios
 games both keep theirs, so that a candidate variant (a set of option values) can be judged on all
 of the engine's traces at once: replayed on the reference under that variant, does it remove
 divergences and add none?
+
+A long `legal` list (`COMPACT_FROM` actions or more, up to the protocol's 10,000) is kept as
+`Actions`: each action's text (its JSON, or a shorter one for a play), interned, read back as dicts only where a consumer needs them;
+equal lists share one object, and what is derived from them (`derived`: notations, card masks) is
+computed once for all the replies that list them.
 """
 from __future__ import annotations
 
+import json
+import sys
+import weakref
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 Request = dict[str, Any]
 Reply = Any  # a reply object, or None where the engine gave none (crash, timeout, not JSON)
+
+#: `legal` lists at least this long are kept as `Actions` (a President hand lists far fewer).
+COMPACT_FROM = 256
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+class Actions(Sequence[Any]):
+    """A `legal` list kept compactly: a tuple of its actions' texts (`_text`, interned). Reading an
+    item gives a fresh dict (`_action`); equal to a list holding the same actions."""
+
+    __slots__ = ("texts", "derived", "__weakref__")
+
+    def __init__(self, texts: tuple[str, ...]):
+        self.texts = texts
+        self.derived: dict[str, Any] = {}  # what consumers derive from the list, computed once (`derive`)
+
+    @classmethod
+    def of(cls, actions: Sequence[Any]) -> "Actions":
+        """The compact form of `actions`, shared with every equal list kept so far."""
+        if isinstance(actions, Actions):
+            return actions
+        return cls.of_texts(tuple(map(_text, actions)))
+
+    @classmethod
+    def of_texts(cls, texts: tuple[str, ...]) -> "Actions":
+        shared = _SHARED.get(texts)
+        if shared is None:
+            shared = _SHARED[texts] = cls(texts)
+        return shared
+
+    def __reduce__(self) -> tuple[Callable[..., "Actions"], tuple[tuple[str, ...]]]:
+        return (Actions.of_texts, (self.texts,))  # across `--jobs` processes: shared again on arrival
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [_action(t) for t in self.texts[i]]
+        return _action(self.texts[i])
+
+    def __iter__(self) -> Iterator[Any]:
+        return map(_action, self.texts)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Actions):
+            return self.texts == other.texts
+        if isinstance(other, (list, tuple)):
+            return len(other) == len(self.texts) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # like the list it stands for
+
+    def __repr__(self) -> str:
+        return f"<{len(self.texts):,} actions>"
+
+    def derive(self, name: str, make: Callable[["Actions"], Any]) -> Any:
+        """`make(self)`, computed once per list (an exception is raised again, never kept)."""
+        if name not in self.derived:
+            self.derived[name] = make(self)
+        return self.derived[name]
+
+
+#: Marks the short text of an action {"type": T, "cards": [C, ...]} ("T C ..."; no JSON text begins so).
+_PLAIN = "\x1f"
+
+
+def _text(action: Any) -> str:
+    """An action's text, interned: its JSON, or for {"type": T, "cards": [C, ...]} (those keys in
+    that order, strings without a space) the faster `_PLAIN` "T C ..."; read back by `_action`."""
+    if type(action) is dict and len(action) == 2 and next(iter(action)) == "type":
+        kind, cards = action.get("type"), action.get("cards")
+        if type(kind) is str and type(cards) is list:
+            try:
+                text = " ".join([kind, *cards])
+            except TypeError:  # a card that is not a string
+                text = ""
+            if text and text.count(" ") == len(cards):
+                return sys.intern(_PLAIN + text)
+    return sys.intern(_ENCODE(action))
+
+
+def _action(text: str) -> Any:
+    if text[:1] == _PLAIN:
+        kind, *cards = text[1:].split(" ")
+        return {"type": kind, "cards": cards}
+    return json.loads(text)
+
+
+_SHARED: "weakref.WeakValueDictionary[tuple[str, ...], Actions]" = weakref.WeakValueDictionary()
+
+
+def compact(reply: Reply) -> Reply:
+    """`reply` as a trace keeps it: a long `legal` list as `Actions` (a new dict; `reply` is left as it is)."""
+    if isinstance(reply, dict):
+        actions = reply.get("actions")
+        if isinstance(actions, list) and len(actions) >= COMPACT_FROM:
+            return {**reply, "actions": Actions.of(actions)}
+    return reply
+
+
+def plain(reply: Reply) -> Reply:
+    """`reply` with its `Actions` read back as a list (JSON-ready)."""
+    if isinstance(reply, dict) and isinstance(reply.get("actions"), Actions):
+        return {**reply, "actions": list(reply["actions"])}
+    return reply
+
+
+def notations(actions: Any) -> list[str]:
+    """The notation of each action of a `legal` list (`action_notation`; computed once for `Actions`)."""
+    from ..scenarios.model import action_notation
+
+    if isinstance(actions, Actions):
+        return actions.derive("notations", lambda acts: [action_notation(a) for a in acts])
+    return [action_notation(a) for a in actions]
 
 
 @dataclass
@@ -22,8 +147,14 @@ class Trace:
     source: str
     steps: list[tuple[Request, Reply]] = field(default_factory=list)
 
-    def add(self, request: Request, reply: Reply) -> None:
-        self.steps.append((request, reply))
+    def __post_init__(self) -> None:
+        self.steps = [(req, compact(reply)) for req, reply in self.steps]
+
+    def add(self, request: Request, reply: Reply) -> Reply:
+        """Keep a step (after its reply was compared); returns the reply as kept (`compact`)."""
+        kept = compact(reply)
+        self.steps.append((request, kept))
+        return kept
 
     @property
     def requests(self) -> list[Request]:
@@ -48,4 +179,3 @@ class Trace:
                 req = {**{k: v for k, v in req.items() if k != "seed"}, "hands": reply["state"]["hands"]}
             out.append(req)
         return out
-

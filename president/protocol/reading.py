@@ -27,6 +27,8 @@ MAX_VALUES = 40 * MAX_LEGAL_ACTIONS
 _ESCAPE = re.compile(rb"\\(?:u[0-9a-fA-F]{4}|.)", re.S)
 _HIGH_SURROGATE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}")
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+#: A run of bytes without a quote as long as a string `_cut_string` would cut.
+_LONG_RUN = re.compile(rb'[^"]{%d}' % (TEXT_LIMIT + 63))
 
 
 class NonJsonValue(PresidentError, ValueError):
@@ -89,7 +91,9 @@ def _cut_string(match: re.Match[bytes]) -> bytes:
 def shorten(line: bytes) -> bytes:
     """A long line with each long string cut (`_cut_string`) before it is parsed: an engine's 5 MB
     message is read as 2 KB of it, in one pass over the bytes."""
-    return _STRING.sub(_cut_string, line) if len(line) > LONG_LINE else line
+    if len(line) <= LONG_LINE or (b'\\"' not in line and not _LONG_RUN.search(line)):
+        return line  # no string in it is long (without an escaped quote, a string lies within a run)
+    return _STRING.sub(_cut_string, line)
 
 
 def measure(line: bytes, cmd: str | None) -> None:

@@ -61,6 +61,17 @@ def test_a_legal_reply_over_the_bound_is_a_protocol_fault(tmp_path, mode, env, w
     assert left_alive(tmp_path / "pids") == []
 
 
+def test_a_legal_reply_at_the_bound_is_compared_in_bounded_memory(tmp_path):
+    """10,000 distinct plays the seat cannot make, within the protocol's bound: not a fault but a rule
+    deviation, found with the run's memory bounded (traces keep such a list compactly)."""
+    code, out, err, peak = conform("legal-flood", tmp_path, *FEW, "-n", "2", FAKE_COUNT="10000")
+    assert code == 1 and "Traceback" not in err, err
+    assert peak < PEAK_KB, peak
+    assert "keeps breaking the protocol" not in err and not _error_lines(err), err
+    assert "which the reference refuses by" in out and "(and 9999 more)" in out, out
+    assert left_alive(tmp_path / "pids") == []
+
+
 def test_a_reply_dripped_within_the_timeout_still_counts_toward_hung(tmp_path):
     """200 bytes a second: each reply comes within the 5 s timeout, yet the run stops, hung."""
     code, out, err, peak = conform("drip", tmp_path, *FEW, "-n", "0", FAKE_RATE="200")
