@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -130,36 +131,19 @@ def test_adoption_refuses_or_follows_to_the_end(players: int, options: dict, dea
         raise AssertionError(f"{exc} after adopting {state}") from None
 
 
-def test_a_finished_seat_to_act_is_not_followable() -> None:
-    config = RULES.config(4)
-    state = {"phase": "play", "deal": 1, "to_act": 2, "order": "normal", "trick": None, "passed": [],
-             "hands": [["3C"], ["4C"], [], ["5C"]], "finished": [2], "scores": [0, 0, 0, 0]}
-    try:
-        game_from_state(RULES, config, state)
-    except Unfollowable as exc:
-        assert exc.clause == "lead.next-active"
-        assert str(exc) == "seat 2 is to act but has finished: lead.next-active"
-    else:
-        raise AssertionError("adopted a finished seat to act")
+def _play_state(to_act: int, trick: Any, hands: list[list[str]], finished: list[int]) -> dict[str, Any]:
+    return {"phase": "play", "deal": 1, "to_act": to_act, "order": "normal", "trick": trick, "passed": [],
+            "hands": hands, "finished": finished, "scores": [0, 0, 0, 0]}
 
 
-def test_a_lead_of_two_ranks_is_not_followable() -> None:
-    state = {"phase": "play", "deal": 1, "to_act": 1, "order": "normal", "trick": {"cards": ["5C", "6C"], "by": 0},
-             "passed": [], "hands": [["3C"], ["4C"], ["7D"], ["8D"]], "finished": [], "scores": [0, 0, 0, 0]}
-    try:
+@pytest.mark.parametrize("state, clause", [
+    (_play_state(2, None, [["3C"], ["4C"], [], ["5C"]], [2]), "lead.next-active"),  # a finished seat to act
+    (_play_state(1, {"cards": ["5C", "6C"], "by": 0}, [["3C"], ["4C"], ["7D"], ["8D"]], []), "play.same-rank"),
+    (_play_state(0, None, [["3C"], [], [], []], [1, 2, 3]), "deal.end"),  # one seat left holding cards
+], ids=["finished-seat-to-act", "lead-of-two-ranks", "one-seat-left"])
+def test_a_state_no_rule_reaches_is_not_followable(state: dict[str, Any], clause: str) -> None:
+    with pytest.raises(Unfollowable) as caught:
         game_from_state(RULES, RULES.config(4), state)
-    except Unfollowable as exc:
-        assert exc.clause == "play.same-rank", exc
-    else:
-        raise AssertionError("adopted a trick of two ranks")
-
-
-def test_the_last_seat_holding_cards_alone_in_play_is_not_followable() -> None:
-    state = {"phase": "play", "deal": 1, "to_act": 0, "order": "normal", "trick": None, "passed": [],
-             "hands": [["3C"], [], [], []], "finished": [1, 2, 3], "scores": [0, 0, 0, 0]}
-    try:
-        game_from_state(RULES, RULES.config(4), state)
-    except Unfollowable as exc:
-        assert exc.clause == "deal.end", exc
-    else:
-        raise AssertionError("adopted a deal with one seat left")
+    assert caught.value.clause == clause, caught.value
+    if clause == "lead.next-active":
+        assert str(caught.value) == "seat 2 is to act but has finished: lead.next-active"
