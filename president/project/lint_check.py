@@ -3,6 +3,7 @@ each problem at the catalog line of the message."""
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from babel.messages.catalog import Catalog, Message
 
@@ -116,24 +117,24 @@ def check_option_words(ctx: CheckContext) -> list[Problem]:
                            "shared by several options, without a msgctxt naming the option",
                            "write one message per option: pgettext('option <name>', ...), so each translation "
                            "can agree with its word"))
-    for lang, (file, cat) in _messages(ctx, STEPS).items():
-        for msg in _live(cat):
-            what = lint.option_words(msg)
-            if what:
-                out.append(_problem(file, lang, msg, what, "see the placeholder's note in the catalog"))
-    return out
+    return out + _each_step(ctx, lint.option_words, "see the placeholder's note in the catalog")
 
 
 @register_check
 def check_value_frames(ctx: CheckContext) -> list[Problem]:
     """A step's variable value (cards, seats, actions) given as a predicate, written without the
     `label: value` frame: a verb or noun before it cannot agree with it."""
+    return _each_step(ctx, lint.value_frames, "write the value after a label and a colon")
+
+
+def _each_step(ctx: CheckContext, finds: Callable[[Message], str | None], hint: str) -> list[Problem]:
+    """One problem per live steps message, in every catalog, for which `finds` says what is wrong."""
     out = []
     for lang, (file, cat) in _messages(ctx, STEPS).items():
         for msg in _live(cat):
-            what = lint.value_frames(msg)
+            what = finds(msg)
             if what:
-                out.append(_problem(file, lang, msg, what, "write the value after a label and a colon"))
+                out.append(_problem(file, lang, msg, what, hint))
     return out
 
 
