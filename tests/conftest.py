@@ -29,6 +29,15 @@ def benchmark_module():
     return load_benchmark
 
 
+@pytest.fixture(scope="module")
+def cluster():
+    """A Dask LocalCluster of two single-threaded worker processes (skips without dask.distributed)."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as c:
+        yield c
+
+
 def pytest_runtest_logreport(report) -> None:  # noqa: ANN001
     if report.when == "call":
         for name, value in report.user_properties:

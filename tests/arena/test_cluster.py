@@ -20,12 +20,6 @@ from president.arena.tournament import run_games  # noqa: E402
 LEVELS = ["medium", "easy", "easy", "easy"]
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  silence_logs=50) as c:
-        yield c
-
 
 def _outcomes(results):
     return [(r.points, r.places) for r in results]

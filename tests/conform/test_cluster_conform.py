@@ -20,12 +20,6 @@ MUTANT = Path(__file__).resolve().parents[1] / "mutants" / "mutant.py"
 TIMINGS = ("seconds", "cpu_seconds", "steps_per_s", "jobs")
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  silence_logs=50) as c:
-        yield c
-
 
 def _untimed(data):
     """The report without its timings (and the number of jobs, which says how it was run)."""
