@@ -28,6 +28,7 @@ wording of a catalog (president/project/lint_check.py registers them).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from typing import Iterable
 
@@ -129,7 +130,18 @@ def sentence_end(msg: Message, convention: str) -> list[str]:
     return out
 
 
-_INNER_STOP = re.compile(r"(?<=[^\W\d_A-Za-z])\.(?=[\s\u2069]+\S)")
+_INNER_STOP = re.compile(r"\.(?=[\s\u2069]+\S)")
+
+
+def _ends_a_word_of_the_script(text: str, at: int) -> bool:
+    """The character before `at` ends a word of a non-Latin script: a letter, or a combining mark
+    (Devanagari words mostly end in a vowel sign or an anusvara: नहीं, है, को)."""
+    if at == 0:
+        return False
+    c = text[at - 1]
+    if unicodedata.category(c).startswith("M"):
+        return True
+    return unicodedata.category(c).startswith("L") and not ("A" <= c <= "Z" or "a" <= c <= "z")
 
 
 def inner_stops(msg: Message, convention: str) -> list[str]:
@@ -141,6 +153,8 @@ def inner_stops(msg: Message, convention: str) -> list[str]:
     for idx, tr in enumerate(forms(msg.string)):
         label = f"msgstr[{idx}]" if isinstance(msg.string, (list, tuple)) else "msgstr"
         for m in _INNER_STOP.finditer(tr or ""):
+            if not _ends_a_word_of_the_script(tr, m.start()):
+                continue
             out.append(f"{label} has a Latin full stop '.' inside the sentence (offset {m.start()}: "
                        f"{tr[max(0, m.start() - 12):m.start() + 3]!r}) where the published sheet writes {convention!r}")
     return out
