@@ -25,7 +25,7 @@ from typing import Any, BinaryIO, Callable, Iterator
 from babel.messages.catalog import Catalog, Message
 
 from ..spec import Spec
-from ..scenarios.steps import GIVEN, STEP_TEMPLATES, TEMPLATES, THEN, WHEN, _field_types, parse_value
+from ..scenarios.steps import GIVEN, STEP_TEMPLATES, TEMPLATES, THEN, WHEN, _field_types, count_field, parse_value, texts
 from .catalogs import (CATALOG_LANGS, SOURCE_LANG, Key, load_catalog, po_path, pot_path,
                        translations_of)
 from ..errors import PresidentError
@@ -108,20 +108,23 @@ WORD_NOTE = ("the on/off word of every option phrase (msgctxt opt-revolution, op
              "opt-sequences, opt-leader-may-pass): a form that agrees with none of them (ru вкл./выкл.)")
 
 
-def template_messages(spec: Spec) -> list[tuple[str, str, list[str], list[Location]]]:
-    """(msgctxt, msgid, auto comments, `#:` references) of every message of the steps domain."""
+def template_messages(spec: Spec) -> list[tuple[str, str | tuple[str, ...], list[str], list[Location]]]:
+    """(msgctxt, msgid, auto comments, `#:` references) of every message of the steps domain; the msgid
+    of a counted step phrase is its (singular, plural)."""
     import president.scenarios.steps as steps_module
     in_steps = _source_lines(Path(steps_module.__file__), "president/scenarios/steps.py")
     here = _source_lines(Path(__file__), "president/i18n/steps_catalog.py")
     in_spec = _source_lines(Path(spec.path), _spec_rel(spec)) if spec.path else (lambda _: [])
-    out: list[tuple[str, str, list[str], list[Location]]] = []
+    out: list[tuple[str, str | tuple[str, ...], list[str], list[Location]]] = []
     for t in STEP_TEMPLATES:
         note = (f"step phrase ({t.kind}); keep every {{field:Type}}, in any order" if t.kind != "fragment"
                 else "a piece of other step phrases")
         notes = [note] + [f"{{{f}:OnOff}}: {ON_OFF_NOTE}" for f in t.fields if f"{{{f}:OnOff}}" in t.text]
         if t.key in ("word-on", "word-off"):
             notes.append(WORD_NOTE)
-        out.append((t.key, t.text, notes, in_steps(f'StepTemplate("{t.key}",')))
+        if count_field(t) is not None:
+            notes.append(f"a counted phrase: each plural form is chosen by {{{count_field(t)}:d}}")
+        out.append((t.key, texts(t) if count_field(t) is not None else t.text, notes, in_steps(f'StepTemplate("{t.key}",')))
     out += [("level", level, ["AI level name inside step phrases"], in_spec(f"{{id: {level},")) for level in LEVELS]
     rel = _spec_rel(spec)
     scenarios: dict[str, tuple[list[str], list[Location]]] = {}
@@ -161,7 +164,10 @@ def extract_steps(fileobj: BinaryIO, keywords: Any, comment_tags: Any,
     for context, msgid, comments, locations in template_messages(spec):
         for filename, line in locations:
             if filename == rel:
-                yield line, "pgettext", (context, msgid), comments
+                if isinstance(msgid, tuple):
+                    yield line, "npgettext", (context, *msgid), comments
+                else:
+                    yield line, "pgettext", (context, msgid), comments
 
 
 def steps_template(spec: Spec) -> Catalog:
@@ -236,10 +242,12 @@ class StepLanguage:
     source: str = ""
     #: every message the catalog lists, translated or not
     listed: frozenset[Key] = frozenset()
+    #: the catalog's plural rule (n -> form index); English when None
+    plural_index: Callable[[int], int] | None = None
 
     def __post_init__(self) -> None:
         self.rtl = self.lang in RTL_LANGS
-        self._regexes: dict[str, re.Pattern[str]] = {}
+        self._regexes: dict[str, list[re.Pattern[str]]] = {}
         #: messages the catalog lists without a usable translation, looked up (a build refuses on any;
     #: a message the catalog lacks, e.g. the clause title of a spec variant, falls back to English)
         self.missed: dict[Key, None] = {}
@@ -255,6 +263,30 @@ class StepLanguage:
 
     def phrase(self, key: str) -> str:
         return self.text(key, TEMPLATES[key].text)
+
+    def forms(self, key: str) -> tuple[str, ...]:
+        """Every form of a step phrase: one, or the plural forms of a counted phrase (English: the
+        singular and the plural)."""
+        t = TEMPLATES[key]
+        if count_field(t) is None:
+            return (self.phrase(key),)
+        found = self.messages.get((key, t.text))
+        if isinstance(found, tuple) and found and all(found):
+            return found
+        if (key, t.text) in self.listed:  # untranslated or fuzzy: never shipped in English
+            self.missed[(key, t.text)] = None
+        return texts(t)
+
+    def counted(self, key: str, args: dict[str, Any]) -> str:
+        """The form of a phrase for its arguments (a counted phrase: the plural form of its count)."""
+        t, forms, count = TEMPLATES[key], self.forms(key), count_field(TEMPLATES[key])
+        if count is None or len(forms) == 1:
+            return forms[0]
+        n = int(args[count])
+        if forms == texts(t):  # English (or its fallback)
+            return forms[0] if n == 1 else forms[1]
+        index = self.plural_index(n) if self.plural_index is not None else int(n != 1)
+        return forms[min(index, len(forms) - 1)]
 
     def missing(self, keys: list[Key]) -> list[Key]:
         return [k for k in keys if not isinstance(self.messages.get(k), str) or not self.messages.get(k)]
@@ -294,7 +326,7 @@ class StepLanguage:
 
     def render(self, key: str, args: dict[str, Any]) -> str:
         """The phrase of template `key` in this language, with `args` written in."""
-        return self.fill(self.phrase(key), args, _field_types(TEMPLATES[key].text))
+        return self.fill(self.counted(key, args), args, _field_types(TEMPLATES[key].text))
 
     # reading
     def _type_patterns(self) -> dict[str, str]:
@@ -325,8 +357,15 @@ class StepLanguage:
         return "".join(out)
 
     def regex(self, key: str) -> re.Pattern[str]:
+        """The phrase of `key` as a pattern (a counted phrase: any of its forms; each form's fields are
+        named groups, so the forms are tried in turn, see `match`)."""
+        return self.regexes(key)[0]
+
+    def regexes(self, key: str) -> list[re.Pattern[str]]:
         if key not in self._regexes:
-            self._regexes[key] = re.compile(self._compile_text(self.phrase(key), self._type_patterns()))
+            patterns = self._type_patterns()
+            self._regexes[key] = [re.compile(self._compile_text(form, patterns))
+                                  for form in dict.fromkeys(self.forms(key))]
         return self._regexes[key]
 
     def parse_value(self, type_name: str | None, text: str) -> Any:
@@ -361,7 +400,8 @@ class StepLanguage:
     def match(self, key: str, phrase: str) -> dict[str, Any] | None:
         """The arguments of `phrase` if it is template `key` in this language (bidi marks ignored)."""
         from .gherkin_words import strip_lead  # el Given `Δεδομένου ότι`: Gherkin reads `ότι` as text
-        m = self.regex(key).fullmatch(strip_bidi(strip_lead(self.lang, TEMPLATES[key].kind, phrase)))
+        text = strip_bidi(strip_lead(self.lang, TEMPLATES[key].kind, phrase))
+        m = next((found for r in self.regexes(key) if (found := r.fullmatch(text)) is not None), None)
         if m is None:
             return None
         types = _field_types(TEMPLATES[key].text)
@@ -390,7 +430,9 @@ def strip_bidi(text: str) -> str:
 def _cached_language(lang: str, path: str, mtime: float) -> StepLanguage:
     catalog = load_catalog(Path(path), lang)
     listed = frozenset((m.context, m.id[0] if isinstance(m.id, (list, tuple)) else m.id) for m in catalog if m.id)
-    return StepLanguage(lang, translations_of(catalog), path, listed)
+    from .catalogs import PLURAL_FORMS, plural_function, raw_plural_forms
+    rule = plural_function(raw_plural_forms(Path(path)) or PLURAL_FORMS[lang])
+    return StepLanguage(lang, translations_of(catalog), path, listed, rule)
 
 
 def step_language(root: Path | None, lang: str) -> StepLanguage:
