@@ -55,6 +55,9 @@ _INVISIBLE = re.compile(f"[\u2066-\u2069{MARKS}\u202a-\u202e\\s]+$")
 
 OPTION_CONTEXTS = ("option ", "options ")  # msgctxt of a message that exists once per option
 _FRAME = re.compile("[:：՝]")
+#: Copulas that cannot end the label of a `label: value` frame (they agree with the value: hy
+#: `նստատեղերն են՝ 1`, hi `सीटें हैं: 1`, el `είναι:`, ru `являются:`).
+COPULAS = frozenset({"է", "են", "էին", "է՝", "है", "हैं", "είναι", "является", "являются"})
 
 
 def forms(value: str | tuple[str, ...] | list[str] | None) -> list[str]:
@@ -207,6 +210,12 @@ def value_frames(msg: Message) -> str | None:
     for text in forms(msg.string):
         for p in wanted:
             at = text.find(p)
+            parts = _FRAME.split(text[:at].rstrip()) if at >= 0 else []
+            label = parts[-2].split() if len(parts) >= 2 else []  # the words right before the frame's colon
+            if label and label[-1].casefold() in COPULAS:
+                return (f"the label before {p} ends with the verb {label[-1]!r}, which agrees in number with a "
+                        f"value it cannot know (hy `նստատեղերն են՝ 1`): write the label alone "
+                        f"(`պաս տված նստատեղերը՝ {p}`)")
             if at >= 0 and not _FRAME.search(text[:at].rstrip()[-1:] or "x"):
                 return (f"{p} is a value that varies in number and form, so nothing may agree with it: write "
                         f"'<label>: {p}' (a colon right before it, e.g. 'the legal actions: {p}'), or mark the "

@@ -166,3 +166,14 @@ def test_a_counted_step_phrase_agrees_with_its_number(lang):
         cat = load_catalog(po_path(ROOT, lang, "steps"), lang, formats=False)
         msg = next(m for m in cat if m.context == "opt-jokers")
         assert isinstance(msg.id, tuple) and msg.id[1] == "the deck holds {jokers:d} jokers" and not msg.fuzzy
+
+
+def test_a_copula_before_the_frame_colon_is_reported():
+    """H4: `պաս տված նստատեղերն են՝ 1` (the plural copula before a one-seat list) passed the frame check."""
+    from president.i18n.lint import value_frames
+    msgid = "the seats that passed are {seats:Numbers}"
+    assert "verb 'են'" in (value_frames(Message(msgid, "պաս տված նստատեղերն են՝ {seats:Numbers}")) or "")
+    assert "verb 'हैं'" in (value_frames(Message(msgid, "पास करने वाली सीटें हैं: {seats:Numbers}")) or "")
+    for lang in CATALOG_LANGS:  # the fixed catalogs
+        cat = load_catalog(po_path(ROOT, lang, "steps"), lang, formats=False)
+        assert [m.id for m in cat if m.id and value_frames(m)] == [], lang
