@@ -4,8 +4,9 @@ el.txt) and docs/protocol.md alone; nothing is imported from `president`. `pytho
 
 - `not-final`: a pass is not final. After a play the turn goes round every seat still holding cards,
   the ones that passed before included, and the trick ends only when every such seat other than the
-  trick's player has passed since the last play. `passed` is shown exactly as docs/protocol.md defines
-  it: every seat that passed since the trick was last reset, so the seat to act may be listed in it
+  trick's player has passed since the last play. `passed` is shown exactly as docs/protocol.md defined
+  it before issue 30: every seat that passed since the trick was last reset, so the seat to act may be
+  listed in it (the doc now asks for the passes since the last play; conform must follow both)
   (1.1.0: a pass is final until the trick is reset, `pass.final`).
 - `two-limits`: two house restrictions on the plays, both showing as plays that `legal` leaves out and
   `act` refuses: a lone 2 may not be led (unless the hand holds nothing but 2s; 1.1.0: the leader plays
@@ -115,7 +116,7 @@ class Game:
         return None
 
     def passed_seats(self) -> list[int]:
-        """Every seat that passed since the trick was last reset (docs/protocol.md's `passed`)."""
+        """Every seat that passed since the trick was last reset (`passed` as docs/protocol.md defined it before issue 30)."""
         return sorted({seat for seat, cards in self.moves if cards is None})
 
     def passed_since_play(self) -> set[int]:
