@@ -98,14 +98,19 @@ class Game:
             self.owed.append((second, second_last, 1, "exchange.vice"))
         self.phase, self.to_act = "exchange", self.owed[0][0]
 
-    def move_cards(self, giver: int, taker: int, cards: list[str]) -> None:
+    def take(self, seat: int, cards: list[str]) -> None:
         for c in cards:
             r, s = split(c)
-            left = self.hands[giver][r].replace(s, "")
+            left = self.hands[seat][r].replace(s, "")
             if left:
-                self.hands[giver][r] = left
+                self.hands[seat][r] = left
             else:
-                del self.hands[giver][r]
+                del self.hands[seat][r]
+
+    def move_cards(self, giver: int, taker: int, cards: list[str]) -> None:
+        self.take(giver, cards)
+        for c in cards:
+            r, s = split(c)
             self.hands[taker][r] = "".join(sorted(self.hands[taker].get(r, "") + s, key=SUITS.index))
 
     # -- what the trick's moves say ------------------------------------------------------------
@@ -215,13 +220,7 @@ class Game:
         return Refused("not_higher", "play.strictly-higher", "not higher, or more than four ranks higher")
 
     def play(self, seat: int, cards: list[str]) -> None:
-        for c in cards:
-            r, s = split(c)
-            left = self.hands[seat][r].replace(s, "")
-            if left:
-                self.hands[seat][r] = left
-            else:
-                del self.hands[seat][r]
+        self.take(seat, cards)
         self.moves.append((seat, sorted(cards, key=lambda c: SUITS.index(c[-1]))))
         if self.revolution and len(cards) == 4:
             self.reversed = not self.reversed
