@@ -14,6 +14,7 @@ import click
 
 from .util import check_output, write_output
 from ..errors import PresidentError
+from ..textsafe import inert
 
 if TYPE_CHECKING:
     from ..conform.saved import Report
@@ -41,7 +42,9 @@ def report() -> None:
     """Read saved conformance reports (`president conform --json FILE`): show, table, diff.
 
     Exit codes: 0 success, 1 `diff` found a new deviation, 2 a file that is not a report this
-    president reads (no such file, not JSON, another report_version, against the schema).
+    president reads (no such file, not a regular file, over 16 MB, not JSON, nested too deeply,
+    another report_version, a message reference that names no text, against the schema, counts
+    that disagree). Every text of a report is shown inert: a control or bidi character as an escape.
     """
 
 
@@ -101,12 +104,14 @@ def diff(old: Path, new: Path) -> None:
     from ..conform.diff import NEW, diff as compare, summary
 
     before, after = _load(old), _load(new)
+    old_name, new_name = inert(str(old), strict=True), inert(str(new), strict=True)
     if before.engine_name != after.engine_name:
-        click.echo(f"warning: {old} is a run of {before.engine_name}, {new} of {after.engine_name}", err=True)
+        click.echo(f"warning: {old_name} is a run of {before.engine_name}, {new_name} of {after.engine_name}", err=True)
     if before.spec_version != after.spec_version:
-        click.echo(f"warning: {old} is of spec {before.spec_version}, {new} of spec {after.spec_version}", err=True)
+        click.echo(f"warning: {old_name} is of spec {before.spec_version}, {new_name} of spec {after.spec_version}",
+                   err=True)
     changes = compare(before, after)
-    click.echo(f"{old}: {len(before.deviations)} deviation(s); {new}: {len(after.deviations)} deviation(s)")
+    click.echo(f"{old_name}: {len(before.deviations)} deviation(s); {new_name}: {len(after.deviations)} deviation(s)")
     for change in changes:
         click.echo(change.line())
     click.echo(summary(changes) if changes else "no deviation new, gone or changed")
