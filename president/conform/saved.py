@@ -2,7 +2,7 @@
 
 A saved report is input anyone may hand over, and is checked before anything is read from it: a
 regular file (a FIFO or a device is refused unread) of at most MAX_REPORT_BYTES, JSON nested at most
-MAX_DEPTH levels, an object with a `report_version` this toolkit reads (`report.REPORT_VERSION`),
+MAX_DEPTH levels and holding at most MAX_VALUES values (time and memory stay bounded), an object with a `report_version` this toolkit reads (`report.REPORT_VERSION`),
 references that name a text of its messages table, the schema
 (president/schemas/report.schema.json), and counts that agree with the results they count. Any of
 these failing raises `ReportError`, naming the file and what is wrong, in one line. Every text it
@@ -34,6 +34,11 @@ MESSAGES = "messages"  # the top-level table of texts an integer message field r
 MAX_REPORT_BYTES = 16 * 1024 * 1024
 #: The deepest nesting a report may have (a real one nests 6 levels; an engine's hello options a few more).
 MAX_DEPTH = 64
+#: The most values (texts, numbers, objects, lists) a report may hold: a real one holds a few
+#: thousand, and the schema check takes about 50 µs a value.
+MAX_VALUES = 200_000
+#: The longest text of a report shown (the run cuts an engine's texts to 2,000 characters).
+MAX_TEXT = 20_000
 
 
 class ReportError(PresidentError):
@@ -65,32 +70,47 @@ def expanded(data: Any) -> Any:
     return expand(data)
 
 
-def too_deep(data: Any, limit: int = MAX_DEPTH) -> str | None:
-    """Where `data` nests deeper than `limit` levels (a path such as `deviations/0/x/0`), else None;
-    never deeper than `limit` calls itself."""
-    def walk(value: Any, depth: int, where: list[str]) -> str | None:
+def shape_problem(data: Any, depth_limit: int = MAX_DEPTH, values_limit: int = MAX_VALUES) -> str | None:
+    """What makes `data` too big to be a report: nested deeper than `depth_limit` levels (and where),
+    or more than `values_limit` values in all; None when it is neither. Walks without recursion."""
+    stack: list[tuple[Any, int, tuple[str, ...]]] = [(data, 0, ())]
+    count = 1
+    while stack:
+        value, depth, where = stack.pop()
         if not isinstance(value, (dict, list)):
-            return None
-        if depth >= limit:
-            return "/".join(where[:6]) + ("/..." if len(where) > 6 else "")
+            continue
+        count += len(value)  # counted before they are looked at: the walk holds no more than the limit
+        if count > values_limit:
+            return f"holds more than {values_limit:,} values"
+        if depth >= depth_limit:
+            shown = "/".join(_cut(inert(part, strict=True), 40) for part in where[:6])
+            return f"nests deeper than {depth_limit} levels (at {shown}{'/...' if len(where) > 6 else ''})"
         items = value.items() if isinstance(value, dict) else enumerate(value)
-        for key, item in items:
-            found = walk(item, depth + 1, [*where, _cut(inert(str(key), strict=True), 40)])
-            if found is not None:
-                return found
-        return None
-    return walk(data, 0, [])
+        stack.extend((item, depth + 1, (*where[:7], str(key))) for key, item in items)
+    return None
 
 
 def made_inert(data: Any) -> Any:
-    """`data` with every text (keys too) made inert: a control or bidi character shown as an escape."""
-    if isinstance(data, str):
-        return inert(data, lines=True)
-    if isinstance(data, dict):
-        return {inert(k, lines=True): made_inert(v) for k, v in data.items()}
-    if isinstance(data, list):
-        return [made_inert(v) for v in data]
-    return data
+    """`data` with every text (keys too) made inert: a control or bidi character shown as an escape,
+    cut to MAX_TEXT characters. A text referred to many times stays one string (made inert once)."""
+    from ..textsafe import cut
+
+    done: dict[str, str] = {}
+
+    def text(value: str) -> str:
+        if value not in done:
+            done[value] = inert(cut(value, MAX_TEXT), lines=True)
+        return done[value]
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return text(value)
+        if isinstance(value, dict):
+            return {text(k): walk(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        return value
+    return walk(data)
 
 
 #: A scenario outcome -> the key of the totals (`runner.totals`) that counts it.
@@ -168,9 +188,9 @@ def check(data: Any, path: str | Path) -> dict[str, Any]:
         newer = "a newer president wrote it: upgrade president" if version > REPORT_VERSION else "run conform again"
         raise ReportError(path, f"has report_version {version}; this president reads version {REPORT_VERSION} "
                                 f"({newer})")
-    deep = too_deep(data)
-    if deep is not None:
-        raise ReportError(path, f"nests deeper than {MAX_DEPTH} levels (at {deep}): not a conformance report")
+    shape = shape_problem(data)
+    if shape is not None:
+        raise ReportError(path, f"{shape}: not a conformance report")
     try:
         data = expanded(data)
     except ValueError as exc:
