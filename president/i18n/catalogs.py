@@ -6,7 +6,6 @@ instead of silently falling back to English (a build refuses on any such miss).
 """
 from __future__ import annotations
 
-import gettext as _gettext
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,15 +110,30 @@ def control_problems(path: Path, data: bytes, catalog: Catalog, lang: str) -> li
 
 
 def parse_plural_forms(header: str) -> tuple[int, str]:
-    """`nplurals=N; plural=EXPR;` -> (N, EXPR)."""
-    m = re.match(r"\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*(.+?);?\s*$", header)
-    if not m:
-        raise ValueError(f"not a Plural-Forms header: {header!r}")
-    return int(m.group(1)), m.group(2)
+    """`nplurals=N; plural=EXPR;` -> (N, EXPR); PluralFormsError (a ValueError) unless EXPR is a
+    plain C expression of n (president.i18n.plurals)."""
+    from .plurals import parse_header
+    return parse_header(header)
 
 
 def plural_function(header: str) -> Callable[[int], int]:
-    return _gettext.c2py(parse_plural_forms(header)[1])
+    """The form of each n under a Plural-Forms header, checked first (president.i18n.plurals):
+    PluralFormsError (a ValueError) for anything but a plain C expression of n."""
+    from .plurals import compiled
+    return compiled(header)
+
+
+def checked_plural_function(path: Path, header: str) -> Callable[[int], int]:
+    """plural_function of a catalog's header; BuildError at the header's line if it is refused."""
+    from .plurals import PluralFormsError
+    from .strict import plural_forms_error
+    try:
+        return plural_function(header)
+    except PluralFormsError:
+        line = next((n for n, text in enumerate(read_catalog_bytes(path).decode("utf-8", "replace").split("\n"), 1)
+                     if text.startswith('"Plural-Forms:')), None)
+        raise BuildError([Problem(str(path), line, "", f"Plural-Forms {header[:100]!r}: {plural_forms_error(header)}",
+                                  "write the Plural-Forms of the language (`president i18n update` writes it)")]) from None
 
 
 def load_catalog(path: Path, lang: str, formats: bool = True) -> Catalog:
@@ -388,7 +402,7 @@ def translator_for(root: Path, lang: str) -> Translator:
     path = po_path(root, lang)
     catalog = load_catalog(path, lang)
     header = raw_plural_forms(path) or PLURAL_FORMS[lang]
-    return Translator(lang, translations_of(catalog), plural_function(header), source=str(path))
+    return Translator(lang, translations_of(catalog), checked_plural_function(path, header), source=str(path))
 
 
 def message_key(msg: Message) -> Key:
