@@ -18,7 +18,7 @@ TEXT_LIMIT = 2000
 # (LRE RLE PDF LRO RLO), line and paragraph separators, the BOM. The isolates and marks (LRI RLI FSI
 # PDI, LRM RLM ALM) and the zero-width (non-)joiners stay: the project's right-to-left and Devanagari
 # texts need them, and an isolate's effect ends with the line.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028-\u202e\ufeff]")
+UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028-\u202e\ufeff]")
 # What an engine's text has escaped (`strict`): all the above, tab and newline, every bidi control and
 # zero-width character.
 _UNSAFE_STRICT = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
@@ -39,7 +39,7 @@ def inert(text: str, strict: bool = False, lines: bool = False) -> str:
     and tabs, bidi isolates and marks kept. `strict` escapes those too: one line, no bidi control at all
     (what an engine sends has no use for them). `lines` escapes every bidi control but keeps newlines
     and tabs (a text read back from a file anyone may have written: a saved report)."""
-    pattern = _UNSAFE_STRICT if strict else _UNSAFE_LINES if lines else _UNSAFE
+    pattern = _UNSAFE_STRICT if strict else _UNSAFE_LINES if lines else UNSAFE
     return pattern.sub(_escape, text) if pattern.search(text) else text
 
 

@@ -27,6 +27,7 @@ _VALID_ESCAPES = set('ntr"\\abfv01234567x')
 _PY_FORMAT = re.compile(r"%(?:\(([^)]*)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(.)", re.S)
 _NPLURALS = re.compile(r"nplurals\s*=\s*(\d+)")
 HINT = "fix the .po syntax; `msgfmt --check` refuses it too"
+NUMERIC_HINT = "write the character itself, and never a control character"
 
 
 @dataclass
@@ -54,7 +55,26 @@ def _string(body: str) -> tuple[str | None, str]:
     for esc in _ESCAPE.finditer(m.group(1)):
         if esc.group(1) not in _VALID_ESCAPES:
             return None, f"invalid escape sequence \\{esc.group(1)}"
+        if esc.group(1) in "x01234567":
+            return None, _numeric_escape(m.group(1)[esc.start():])
     return m.group(1), ""
+
+
+_NUMERIC = re.compile(r"\\(?:x([0-9A-Fa-f]+)|([0-7]{1,3}))")
+
+
+def _numeric_escape(text: str) -> str:
+    """Why a numeric escape (`\\x1b`, `\\033`) is refused: msgfmt reads it as one character, Babel
+    (which builds the sheets) as the text itself, so the two would disagree; most of them are
+    control characters (ESC) that must not reach a sheet or a terminal."""
+    m = _NUMERIC.match(text)
+    if m is None:
+        return "a \\x escape without hex digits"
+    code = int(m.group(1), 16) if m.group(1) is not None else int(m.group(2), 8)
+    what = f"U+{code:04X}" if code > 0x10FFFF or not chr(code).isprintable() or code in (0x20,) else repr(chr(code))
+    kind = "the control character " if code < 0x20 or 0x7F <= code < 0xA0 else ""
+    return (f"the numeric escape {m.group(0)[:12]} ({kind}{what}): msgfmt reads it as one character, Babel "
+            "(which builds the sheets) as the text itself")
 
 
 def _placeholders(text: str, style: str) -> tuple[list[str], str]:
@@ -90,7 +110,7 @@ def po_problems(path: Path | str, data: bytes | None = None, formats: bool = Tru
     flags: set[str] = set()
 
     def bad(lineno: int, message: str) -> None:
-        problems.append(Problem(file, lineno, "", message, HINT))
+        problems.append(Problem(file, lineno, "", message, NUMERIC_HINT if "numeric escape" in message else HINT))
 
     for lineno, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip()
