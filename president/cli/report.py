@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .util import check_output, write_output
+from .util import check_output, write_outputs
 from ..errors import PresidentError
 from ..textsafe import inert
 
@@ -82,10 +82,8 @@ def table(paths: tuple[Path, ...], html_path: Path | None, json_path: Path | Non
         raise BadReport(str(exc)) from None
     click.echo(page.text(built))
     try:
-        if json_path is not None:
-            write_output(json_path, json.dumps(built, indent=2, ensure_ascii=False) + "\n", "--json")
-        if html_path is not None:
-            write_output(html_path, page.html(built), "--html")
+        write_outputs({"--json": (json_path, json.dumps(built, indent=2, ensure_ascii=False) + "\n" if json_path else ""),
+                       "--html": (html_path, page.html(built) if html_path else "")})
     except PresidentError as exc:
         raise click.ClickException(str(exc)) from None
 
