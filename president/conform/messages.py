@@ -11,6 +11,8 @@ import re
 from collections import Counter
 from typing import Any
 
+from ..errors import PresidentError
+
 #: Texts at least this long, seen twice or more, are kept once.
 SHARED = 120
 #: The parts of the report that quote engine texts.
@@ -57,7 +59,7 @@ def share_messages(report: dict[str, Any]) -> dict[str, Any]:
 _REF = re.compile(r"#/messages/(0|[1-9][0-9]{0,8})")
 
 
-class BadReference(ValueError):
+class BadReference(PresidentError, ValueError):
     """A `{"$ref": ...}` of a report that `expand` cannot follow: what is wrong with it."""
 
 

@@ -13,6 +13,8 @@ import gettext
 import re
 from typing import Callable
 
+from ..errors import PresidentError
+
 #: The longest plural expression read (the longest of Babel's data, Cornish's, is about 450 characters).
 MAX_CHARS = 600
 #: The deepest nesting of parentheses, `?:` and `!` (Babel's data nests 5 levels at most).
@@ -28,7 +30,7 @@ _TOKEN = re.compile(r"\s*(?:(\d+)|(n)\b|(\|\||&&|==|!=|<=|>=|[-+*/%<>!?:()]))")
 _HEADER = re.compile(r"\s*nplurals\s*=\s*(\d{1,3})\s*;\s*plural\s*=\s*(.+?);?\s*$", re.S)
 
 
-class PluralFormsError(ValueError):
+class PluralFormsError(PresidentError, ValueError):
     """A Plural-Forms header that is not `nplurals=N; plural=EXPR;` with EXPR a plain C expression of n."""
 
 
