@@ -12,12 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from president.i18n.catalogs import BuildError
 from president.i18n.features import translated_features
-from president.i18n.render import render_all
 from president.project.build import read_spec
 
-from .support import president
+from .support import catalog_refusal, president
 
 RULES = Path("locales") / "ru" / "LC_MESSAGES" / "rules.po"
 STEPS = Path("locales") / "ar" / "LC_MESSAGES" / "steps.po"
@@ -61,16 +59,6 @@ def _planted(path: Path, where: str, payload: str) -> int:
     return at + 1
 
 
-def _refusal(project: Path, catalog: Path) -> BuildError:
-    spec = read_spec(project / "spec" / "president.yaml")
-    with pytest.raises(BuildError) as caught:
-        if catalog == RULES:
-            render_all(spec, project, ("ru",))
-        else:
-            translated_features(spec, project, ("ar",))
-    return caught.value
-
-
 FORMS = [  # (where, payload as written in the file, shown in the problem)
     ("msgstr", "\u202e", r"\u202e"),             # RLO: "Trojan Source"
     ("msgstr", "\u202a\u202c", r"\u202a"),       # LRE ... PDF
@@ -99,7 +87,7 @@ FORMS = [  # (where, payload as written in the file, shown in the problem)
 @pytest.mark.parametrize("where, payload, shown", FORMS, ids=[f"{w}-{s}" for w, _, s in FORMS])
 def test_a_control_character_in_any_form_is_refused_at_its_line(project, catalog, where, payload, shown):
     line = _planted(project / catalog, where, payload)
-    problems = _refusal(project, catalog).problems
+    problems = catalog_refusal(project, catalog).problems
     mine = [p for p in problems if p.line == line and shown in p.message]
     assert mine, (line, [str(p) for p in problems])
     assert all(not RAW.search(str(p)) for p in problems)
