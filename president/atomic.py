@@ -17,6 +17,7 @@ report files of the commands (one file); it imports nothing heavy, so commands s
 """
 from __future__ import annotations
 
+import errno
 import os
 import re
 import secrets
@@ -41,6 +42,18 @@ class StagingError(PresidentError):
         super().__init__(f"{path}: {error}")
         self.path = path
         self.error = error
+
+    @property
+    def no_space(self) -> bool:
+        """The file system is full (or the user's quota spent)."""
+        return self.error.errno in (errno.ENOSPC, errno.EDQUOT)
+
+    def what_to_do(self, size: int, otherwise: str) -> str:
+        """What to do, for a write of `size` bytes in all that failed so: free space, else `otherwise`."""
+        if self.no_space:
+            return (f"the file system is full; nothing was changed: free about {size:,} bytes there, "
+                    "or write to another place")
+        return otherwise
 
 
 def umask() -> int:

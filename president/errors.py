@@ -13,6 +13,7 @@ each class lives (the general ones here, the others beside the code that raises 
     │   └── HardLinked                  a file of the project's own with other names (hard links): not read
     ├── StagingError                    atomic: the staged files could not be put in place
     ├── BuildError                      i18n.catalogs: a sheet cannot be rendered (missing or broken translations)
+    ├── PluralFormsError (ValueError)   i18n.plurals: a Plural-Forms header that is no plain C expression of n
     ├── StepSyntaxError (ValueError)    i18n.steps_catalog: a phrase matches no step template of its language
     ├── FeatureError (ValueError)       i18n.features: a translated feature cannot be read back (its line)
     ├── PositionError (ValueError)      game.position: a STATE the reference cannot set up
@@ -35,6 +36,7 @@ each class lives (the general ones here, the others beside the code that raises 
     ├── HandshakeError                  conform.runner: hello failed or declares something malformed
     ├── GameStopped, Resync             conform: a lock-step game ends early / re-synchronises (control flow)
     ├── ClusterError                    arena.cluster: a Dask scheduler cannot be reached or used
+    ├── BadReference (ValueError)       conform.messages: a `$ref` of a report that names no text of its table
     ├── ReportError                     conform.saved: a saved report that cannot be read (file, what is wrong)
     └── NoScenario                      cli.conform: the scenario patterns match nothing
 

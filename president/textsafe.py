@@ -18,10 +18,13 @@ TEXT_LIMIT = 2000
 # (LRE RLE PDF LRO RLO), line and paragraph separators, the BOM. The isolates and marks (LRI RLI FSI
 # PDI, LRM RLM ALM) and the zero-width (non-)joiners stay: the project's right-to-left and Devanagari
 # texts need them, and an isolate's effect ends with the line.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028-\u202e\ufeff]")
+UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028-\u202e\ufeff]")
 # What an engine's text has escaped (`strict`): all the above, tab and newline, every bidi control and
 # zero-width character.
 _UNSAFE_STRICT = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+# What a file read back (a saved report) has escaped (`lines`): what `strict` escapes but tab and newline
+# (a saved text keeps its lines), and the zero-width (non-)joiners that Indic and Arabic words need.
+_UNSAFE_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
 # XML 1.0 allows tab, LF, CR, U+0020-U+D7FF, U+E000-U+FFFD and U+10000-U+10FFFF, nothing else.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -31,11 +34,12 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def inert(text: str, strict: bool = False) -> str:
+def inert(text: str, strict: bool = False, lines: bool = False) -> str:
     """`text` with its control characters shown as escapes (`\\x1b`, `\\r` as `\\x0d`, `\\u202e`); newlines
     and tabs, bidi isolates and marks kept. `strict` escapes those too: one line, no bidi control at all
-    (what an engine sends has no use for them)."""
-    pattern = _UNSAFE_STRICT if strict else _UNSAFE
+    (what an engine sends has no use for them). `lines` escapes every bidi control but keeps newlines
+    and tabs (a text read back from a file anyone may have written: a saved report)."""
+    pattern = _UNSAFE_STRICT if strict else _UNSAFE_LINES if lines else UNSAFE
     return pattern.sub(_escape, text) if pattern.search(text) else text
 
 

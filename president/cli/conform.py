@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .util import ProgressLine, Seconds, check_outputs, echo, project_here, run_inputs, write_output
+from .util import ProgressLine, Seconds, check_outputs, echo, project_here, run_inputs, write_output, write_outputs
 from ..errors import PresidentError
 
 if TYPE_CHECKING:
@@ -117,10 +117,9 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
         rendered["--json"] = _render(run, "--json", lambda: _json_text(run, saved))
     if text is not None:
         echo(text if lang == "en" else "\n".join([text, *report.toolkit_lines(run)]))
-    try:
-        for option, path in outputs.items():
-            if path is not None and (body := rendered.get(option)) is not None:
-                write_output(path, body, option)
+    try:  # every report or none: a full disk leaves the earlier ones as they were
+        write_outputs({option: (path, body) for option, path in outputs.items()
+                       if path is not None and (body := rendered.get(option)) is not None})
     except PresidentError as exc:
         raise click.ClickException(str(exc)) from None
     if saved:
@@ -224,10 +223,8 @@ def _side_by_side(engines: tuple[str, ...], json_path: Path | None, html_path: P
     table = matrix(runs)
     echo(matrix_text(table))
     try:
-        if json_path is not None:
-            write_output(json_path, json.dumps(table, indent=2, ensure_ascii=False) + "\n", "--json")
-        if html_path is not None:
-            write_output(html_path, matrix_html(table), "--html")
+        write_outputs({"--json": (json_path, json.dumps(table, indent=2, ensure_ascii=False) + "\n" if json_path else ""),
+                       "--html": (html_path, matrix_html(table) if html_path else "")})
     except PresidentError as exc:
         raise click.ClickException(str(exc)) from None
     code = max(run.exit_code for run in runs)

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .util import check_output, write_output
+from .util import check_output, write_outputs
 from ..errors import PresidentError
+from ..textsafe import inert
 
 if TYPE_CHECKING:
     from ..conform.saved import Report
@@ -41,7 +42,9 @@ def report() -> None:
     """Read saved conformance reports (`president conform --json FILE`): show, table, diff.
 
     Exit codes: 0 success, 1 `diff` found a new deviation, 2 a file that is not a report this
-    president reads (no such file, not JSON, another report_version, against the schema).
+    president reads (no such file, not a regular file, over 16 MB, not JSON, nested too deeply,
+    another report_version, a message reference that names no text, against the schema, counts
+    that disagree). Every text of a report is shown inert: a control or bidi character as an escape.
     """
 
 
@@ -79,10 +82,8 @@ def table(paths: tuple[Path, ...], html_path: Path | None, json_path: Path | Non
         raise BadReport(str(exc)) from None
     click.echo(page.text(built))
     try:
-        if json_path is not None:
-            write_output(json_path, json.dumps(built, indent=2, ensure_ascii=False) + "\n", "--json")
-        if html_path is not None:
-            write_output(html_path, page.html(built), "--html")
+        write_outputs({"--json": (json_path, json.dumps(built, indent=2, ensure_ascii=False) + "\n" if json_path else ""),
+                       "--html": (html_path, page.html(built) if html_path else "")})
     except PresidentError as exc:
         raise click.ClickException(str(exc)) from None
 
@@ -101,12 +102,14 @@ def diff(old: Path, new: Path) -> None:
     from ..conform.diff import NEW, diff as compare, summary
 
     before, after = _load(old), _load(new)
+    old_name, new_name = inert(str(old), strict=True), inert(str(new), strict=True)
     if before.engine_name != after.engine_name:
-        click.echo(f"warning: {old} is a run of {before.engine_name}, {new} of {after.engine_name}", err=True)
+        click.echo(f"warning: {old_name} is a run of {before.engine_name}, {new_name} of {after.engine_name}", err=True)
     if before.spec_version != after.spec_version:
-        click.echo(f"warning: {old} is of spec {before.spec_version}, {new} of spec {after.spec_version}", err=True)
+        click.echo(f"warning: {old_name} is of spec {before.spec_version}, {new_name} of spec {after.spec_version}",
+                   err=True)
     changes = compare(before, after)
-    click.echo(f"{old}: {len(before.deviations)} deviation(s); {new}: {len(after.deviations)} deviation(s)")
+    click.echo(f"{old_name}: {len(before.deviations)} deviation(s); {new_name}: {len(after.deviations)} deviation(s)")
     for change in changes:
         click.echo(change.line())
     click.echo(summary(changes) if changes else "no deviation new, gone or changed")

@@ -121,11 +121,23 @@ def run_inputs(spec: Path | None = None, engines: Iterable[str | None] = ()) -> 
 def write_output(path: Path, text: str, option: str) -> None:
     """Write a report file whole (`president.atomic.replace_all`): never a partial file. A device,
     a FIFO or /dev/stdout is written through, never replaced; a regular file keeps its mode."""
+    write_outputs({option: (path, text)})
+
+
+def write_outputs(reports: dict[str, tuple[Path | None, str]]) -> None:
+    """Write every report file (option -> (path, text); a None path is not asked for) or none: all
+    are staged, then renamed together, so a full disk or any other failure leaves every earlier
+    report as it was."""
+    wanted = {option: (Path(path), text) for option, (path, text) in reports.items() if path is not None}
+    files = {path: text.encode("utf-8") for path, text in wanted.values()}
     try:
-        replace_all({Path(path): text.encode("utf-8")}, through=True)
+        replace_all(files, through=True)
     except StagingError as exc:
-        raise PresidentError(f"cannot write {option} {path}: {exc.error.strerror or exc.error} "
-                             "(choose a writable place)") from None
+        option = next((opt for opt, (path, _) in wanted.items() if path == exc.path), "")
+        hint = exc.what_to_do(sum(map(len, files.values())), "choose a writable place")
+        if len(wanted) > 1:
+            hint = f"none of {', '.join(wanted)} written; {hint}"
+        raise PresidentError(f"cannot write {option} {exc.path}: {exc.error.strerror or exc.error} ({hint})") from None
 
 
 #: The longest line a command prints about an input (a problem, with its file and hint).

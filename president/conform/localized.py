@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 from ..spec import Spec
 from ..i18n.features import localized_scenarios
-from ..i18n.steps_catalog import StepLanguage, step_language
+from ..i18n.steps_catalog import StepLanguage, fill_names, step_language
 from .runner import Outcome
 
 
@@ -47,7 +47,7 @@ def localized_summary(spec: Spec, results: list, lock: Any, engine: str, lang: s
     from .runner import clause_outcomes, totals
 
     steps = step_language(root, lang)
-    t = lambda ctx, msgid, **kw: steps.text(ctx, msgid).format(**kw)  # noqa: E731
+    t = lambda ctx, msgid, **kw: fill_names(steps.text(ctx, msgid), **kw)  # noqa: E731
     word = lambda outcome: steps.text("outcome", outcome)  # noqa: E731
     iso = steps.isolate
     scenarios = {s.id: s for s in localized_scenarios(spec, lang, root)}

@@ -6,8 +6,12 @@ top-level `messages` table, and a JSON Reference where it was repeated. `expand`
 """
 from __future__ import annotations
 
+import json
+import re
 from collections import Counter
 from typing import Any
+
+from ..errors import PresidentError
 
 #: Texts at least this long, seen twice or more, are kept once.
 SHARED = 120
@@ -50,15 +54,40 @@ def share_messages(report: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: A reference to an entry of the messages table, as `share_messages` writes it (no sign, no
+#: leading zero, ASCII digits only, at most 9 of them).
+_REF = re.compile(r"#/messages/(0|[1-9][0-9]{0,8})")
+
+
+class BadReference(PresidentError, ValueError):
+    """A `{"$ref": ...}` of a report that `expand` cannot follow: what is wrong with it."""
+
+
 def expand(report: dict[str, Any]) -> dict[str, Any]:
-    """A report read back with every `{"$ref": "#/messages/N"}` replaced by its text."""
+    """A report read back with every `{"$ref": "#/messages/N"}` replaced by its text.
+
+    The report may come from anyone: each entry of the table must be a text (a reference to a
+    reference, to itself or in a circle, is refused, never followed) and each reference must name
+    an entry that exists; BadReference says which does not."""
     table = report.get("messages") or []
+    if not isinstance(table, list):
+        raise BadReference(f"the messages table is {type(table).__name__}, not a list")
+    for i, entry in enumerate(table):
+        if not isinstance(entry, str):
+            what = "another reference" if isinstance(entry, dict) and "$ref" in entry else type(entry).__name__
+            raise BadReference(f"messages/{i} is {what}, not a text (a reference may only name a text)")
 
     def back(value: Any) -> Any:
         if isinstance(value, dict):
             ref = value.get("$ref")
             if len(value) == 1 and isinstance(ref, str) and ref.startswith("#/messages/"):
-                return table[int(ref.rsplit("/", 1)[1])]
+                m = _REF.fullmatch(ref)
+                if m is None:
+                    raise BadReference(f"{json.dumps(ref[:40])} is not a reference to a message (#/messages/N)")
+                index = int(m.group(1))
+                if index >= len(table):
+                    raise BadReference(f"{ref} points past the end of the messages table ({len(table)} entries)")
+                return table[index]
             return {k: back(v) for k, v in value.items()}
         if isinstance(value, list):
             return [back(v) for v in value]

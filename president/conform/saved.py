@@ -1,8 +1,12 @@
 """A saved conformance report read back: `Report.load("r.json")` (`president conform --json`).
 
-The file is checked before anything is read from it: a JSON object, a `report_version` this
-toolkit reads (`report.REPORT_VERSION`), and the schema (president/schemas/report.schema.json).
-Any of these failing raises `ReportError`, naming the file and what is wrong. The accessors give
+A saved report is input anyone may hand over, and is checked before anything is read from it: a
+regular file (a FIFO or a device is refused unread) of at most MAX_REPORT_BYTES, JSON nested at most
+MAX_DEPTH levels and holding at most MAX_VALUES values (time and memory stay bounded), an object with a `report_version` this toolkit reads (`report.REPORT_VERSION`),
+references that name a text of its messages table, the schema
+(president/schemas/report.schema.json), and counts that agree with the results they count. Any of
+these failing raises `ReportError`, naming the file and what is wrong, in one line. Every text it
+holds is made inert (`textsafe.inert`): a control or bidi character is shown as an escape. The accessors give
 the engine, the fitted variant, the root causes (deviations), the clause outcomes and the scenario
 results; `text()` prints the run's text report again, through the same renderer as the run.
 
@@ -21,10 +25,20 @@ from typing import Any, cast
 import jsonschema
 
 from ..errors import PresidentError
+from ..textsafe import inert
 from .report import REPORT_VERSION, Run, summary_text
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "report.schema.json"
 MESSAGES = "messages"  # the top-level table of texts an integer message field refers to
+#: The largest report file read (a 200-game run of a noisy engine writes well under 2 MB).
+MAX_REPORT_BYTES = 16 * 1024 * 1024
+#: The deepest nesting a report may have (a real one nests 6 levels; an engine's hello options a few more).
+MAX_DEPTH = 64
+#: The most values (texts, numbers, objects, lists) a report may hold: a real one holds a few
+#: thousand, and the schema check takes about 50 µs a value.
+MAX_VALUES = 200_000
+#: The longest text of a report shown (the run cuts an engine's texts to 2,000 characters).
+MAX_TEXT = 20_000
 
 
 class ReportError(PresidentError):
@@ -32,7 +46,7 @@ class ReportError(PresidentError):
 
     def __init__(self, path: str | Path, problem: str):
         self.path, self.problem = str(path), problem
-        super().__init__(f"{path}: {problem}")
+        super().__init__(f"{inert(str(path), strict=True)}: {problem}")
 
 
 @lru_cache(maxsize=1)
@@ -47,15 +61,103 @@ def _cut(text: str, limit: int = 160) -> str:
 
 def expanded(data: Any) -> Any:
     """`data` with each `{"$ref": "#/messages/N"}` replaced by its text from the report's
-    `messages` table (`president.conform.messages`): the form the schema describes."""
+    `messages` table (`president.conform.messages`): the form the schema describes. ValueError
+    (`messages.BadReference`) for a reference that names no text."""
     from .messages import expand
 
-    if not isinstance(data, dict) or not isinstance(data.get(MESSAGES), list):
+    if not isinstance(data, dict) or MESSAGES not in data:
         return data
-    try:
-        return expand(data)
-    except (IndexError, ValueError, TypeError) as exc:
-        raise ValueError(f"a message reference points outside the messages table ({exc})") from None
+    return expand(data)
+
+
+def shape_problem(data: Any, depth_limit: int = MAX_DEPTH, values_limit: int = MAX_VALUES) -> str | None:
+    """What makes `data` too big to be a report: nested deeper than `depth_limit` levels (and where),
+    or more than `values_limit` values in all; None when it is neither. Walks without recursion."""
+    stack: list[tuple[Any, int, tuple[str, ...]]] = [(data, 0, ())]
+    count = 1
+    while stack:
+        value, depth, where = stack.pop()
+        if not isinstance(value, (dict, list)):
+            continue
+        count += len(value)  # counted before they are looked at: the walk holds no more than the limit
+        if count > values_limit:
+            return f"holds more than {values_limit:,} values"
+        if depth >= depth_limit:
+            shown = "/".join(_cut(inert(part, strict=True), 40) for part in where[:6])
+            return f"nests deeper than {depth_limit} levels (at {shown}{'/...' if len(where) > 6 else ''})"
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        stack.extend((item, depth + 1, (*where[:7], str(key))) for key, item in items)
+    return None
+
+
+def made_inert(data: Any) -> Any:
+    """`data` with every text (keys too) made inert: a control or bidi character shown as an escape,
+    cut to MAX_TEXT characters. A text referred to many times stays one string (made inert once)."""
+    from ..textsafe import cut
+
+    done: dict[str, str] = {}
+
+    def text(value: str) -> str:
+        if value not in done:
+            done[value] = inert(cut(value, MAX_TEXT), lines=True)
+        return done[value]
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return text(value)
+        if isinstance(value, dict):
+            return {text(k): walk(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        return value
+    return walk(data)
+
+
+#: A scenario outcome -> the key of the totals (`runner.totals`) that counts it.
+_TOTAL_OF = {"pass": "passed", "fail": "failed", "error": "errors", "protocol": "errors", "skip": "skipped",
+             "blocked": "blocked", "toolkit": "toolkit_errors"}
+_COUNTED = {"passed": "passed", "failed": "failed", "errors": "errored", "skipped": "were skipped",
+            "blocked": "were blocked", "toolkit_errors": "met a toolkit error"}
+
+
+def disagreements(data: dict[str, Any]) -> list[str]:
+    """How the counts of a schema-valid report disagree with what they count, one line each:
+    the totals and each clause's numbers against its scenario results, the lock-step numbers
+    against its games, `failing` against the failures."""
+    results = data["scenario_results"]
+    out = []
+    for key, ai in (("scenarios", False), ("ai_scenarios", True)):
+        saved = data[key]
+        if saved is None:
+            continue
+        mine = [r for r in results if (r["section"] == "ai") == ai]
+        counted = {name: 0 for name in _TOTAL_OF.values()}
+        for r in mine:
+            counted[_TOTAL_OF[r["outcome"]]] += 1
+        out += [f"{key}.{name} is {saved[name]}, but {n} of the {len(mine)} scenario results "
+                f"{'of the AI' if ai else 'of the rules'} {_COUNTED[name]}"
+                for name, n in counted.items() if name in saved and saved[name] != n]
+    by_clause: dict[str, list[str]] = {}
+    for r in results:
+        by_clause.setdefault(r["clause"], []).append(r["outcome"])
+    for cid, c in data["clauses"].items():
+        mine = by_clause.get(cid, [])
+        if c["scenarios"] != len(mine) or c["passed"] != mine.count("pass"):
+            out.append(f"clauses/{_cut(cid, 60)} counts {c['passed']} passed of {c['scenarios']} scenarios, but the "
+                       f"scenario results hold {mine.count('pass')} passed of {len(mine)}")
+    lock = data["lockstep"]
+    if lock is not None:
+        for name, n in (("divergent", lock["divergent"]), ("errors", lock["errors"]),
+                        ("unfinished", len(lock["unfinished"]))):
+            if n > lock["games"]:
+                out.append(f"lockstep.{name} is {n}, more than its {lock['games']} games")
+    failed = [f"{key}.{name}" for key in ("scenarios", "ai_scenarios") if data[key] is not None
+              for name in ("failed", "errors", "blocked") if data[key].get(name)]
+    if not data["failing"] and (failed or any(not d["declared"] for d in data["deviations"])):
+        why = f"{failed[0]} is {data[failed[0].split('.')[0]][failed[0].split('.')[1]]}" if failed \
+            else "a deviation is not a declared house rule"
+        out.append(f"failing is false, but {why}")
+    return out
 
 
 def problems(data: Any) -> list[str]:
@@ -64,7 +166,7 @@ def problems(data: Any) -> list[str]:
     try:
         data = expanded(data)
     except ValueError as exc:
-        return [f"at messages: {exc}"]
+        return [f"at messages: {_cut(str(exc))}"]
     errors = sorted(validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     return [f"at {'/'.join(map(str, e.absolute_path)) or '(top)'}: {_cut(e.message)}" for e in errors]
 
@@ -86,11 +188,60 @@ def check(data: Any, path: str | Path) -> dict[str, Any]:
         newer = "a newer president wrote it: upgrade president" if version > REPORT_VERSION else "run conform again"
         raise ReportError(path, f"has report_version {version}; this president reads version {REPORT_VERSION} "
                                 f"({newer})")
+    shape = shape_problem(data)
+    if shape is not None:
+        raise ReportError(path, f"{shape}: not a conformance report")
+    try:
+        data = expanded(data)
+    except ValueError as exc:
+        raise ReportError(path, f"has a message reference that cannot be followed: {_cut(str(exc))}") from None
     found = problems(data)
     if found:
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
         raise ReportError(path, f"breaks the report schema {found[0]}{more}")
-    return expanded(data)
+    found = disagreements(data)
+    if found:
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise ReportError(path, f"has counts that disagree: {found[0]}{more}")
+    return cast(dict[str, Any], made_inert(data))
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def read_json(path: str | Path) -> Any:
+    """The JSON document of the file at `path`, read within bounds: a regular file of at most
+    MAX_REPORT_BYTES (a FIFO, a device or a folder refused at once, unread), UTF-8, strict JSON
+    (no NaN or Infinity, no number of thousands of digits); ReportError otherwise."""
+    from ..resources import SpecialFile, read_regular
+
+    try:
+        raw = read_regular(Path(path), MAX_REPORT_BYTES)
+    except FileNotFoundError:
+        raise ReportError(path, "no such file") from None
+    except IsADirectoryError:
+        raise ReportError(path, "is a folder, not a report file") from None
+    except SpecialFile as exc:
+        what = str(exc.strerror)
+        if what.startswith("over the limit"):
+            raise ReportError(path, f"is larger than {MAX_REPORT_BYTES:,} bytes, the limit of a report: "
+                                    "not a conformance report") from None
+        raise ReportError(path, f"is {what}" if what.startswith("a ") else f"is not a regular file ({what})") from None
+    except OSError as exc:
+        raise ReportError(path, f"cannot be read: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ReportError(path, f"is not UTF-8 text (byte {exc.start})") from None
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise ReportError(path, f"is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except RecursionError:
+        raise ReportError(path, "is nested too deeply to be a report") from None
+    except ValueError as exc:  # NaN or Infinity, or an integer of more than 4,300 digits
+        raise ReportError(path, f"is not strict JSON: {_cut(str(exc), 80)}") from None
 
 
 # --- the run's parts, as the text renderer reads them ---------------------------------------------
@@ -243,28 +394,13 @@ class Report:
         """`data` checked as a report; `path` the file it was read from ("" for a run not saved)."""
         self.data = check(data, path or "the report")
         self.path = str(path)
-        table = data.get(MESSAGES)
+        table = self.data.get(MESSAGES)
         self._messages = table if isinstance(table, list) else []
 
     @classmethod
     def load(cls, path: str | Path) -> "Report":
-        try:
-            text = Path(path).read_bytes().decode("utf-8")
-        except FileNotFoundError:
-            raise ReportError(path, "no such file") from None
-        except IsADirectoryError:
-            raise ReportError(path, "is a folder, not a report file") from None
-        except OSError as exc:
-            raise ReportError(path, f"cannot be read: {exc.strerror or exc}") from None
-        except UnicodeDecodeError as exc:
-            raise ReportError(path, f"is not UTF-8 text (byte {exc.start})") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ReportError(path, f"is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
-        except RecursionError:
-            raise ReportError(path, "is nested too deeply to be a report") from None
-        return cls(data, path)
+        """The report saved at `path`; ReportError (one line) for anything that is not one."""
+        return cls(read_json(path), path)
 
     def text_of(self, value: Any) -> str:
         """A saved text: itself, or the entry of the messages table an integer refers to."""

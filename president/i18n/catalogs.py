@@ -6,7 +6,6 @@ instead of silently falling back to English (a build refuses on any such miss).
 """
 from __future__ import annotations
 
-import gettext as _gettext
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +15,7 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
 from ..errors import PresidentError, Problem
+from ..textsafe import UNSAFE, inert
 
 from ..resources import CATALOG_LANGS, LANGS, SOURCE_LANG  # noqa: F401  (re-exported: the i18n package's names)
 PSEUDO_LANG = "xx"
@@ -84,42 +84,88 @@ def read_catalog_bytes(path: Path) -> bytes:
     return read_regular(path, MAX_CATALOG_BYTES, own=True)
 
 
-#: Control characters a translation may not hold (they would reach the sheets, the features and
-#: the terminal raw: ESC starts terminal commands): C0 but tab and newline, DEL, and C1.
-CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: Characters a catalog may not hold (they would reach the sheets, the features and the terminal raw):
+#: C0 but tab and newline, DEL and C1 (ESC starts terminal commands), the bidi embeddings and
+#: overrides (U+202A..U+202E reorder the text around them: "Trojan Source"), the line and paragraph
+#: separators (a line break to some readers, not to others) and the BOM: what every printer escapes
+#: (`textsafe.UNSAFE`). The bidi isolates and marks stay: right-to-left translations need them.
+CONTROL = UNSAFE
+
+
+#: The control characters Babel reads from an escape of the .po syntax, and that escape.
+_ESCAPED = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\v": "\\v", "\r": "\\r"}
+
+
+def _fields(msg: Message) -> list[tuple[str, str]]:
+    """(what, text) of each part of an entry a reader or a build takes in: the translation, the
+    msgctxt, the msgid and msgid_plural, or the header (the entry of msgid "")."""
+    strings = msg.string if isinstance(msg.string, (list, tuple)) else (msg.string,)
+    ids = msg.id if isinstance(msg.id, (list, tuple)) else (msg.id,)
+    if not msg.id:
+        return [("header", s) for s in strings if s]
+    return ([("translation", s) for s in strings if s] + [("msgctxt", msg.context or "")]
+            + [("msgid_plural" if i else "msgid", s) for i, s in enumerate(ids) if s])
 
 
 def control_problems(path: Path, data: bytes, catalog: Catalog, lang: str) -> list[Problem]:
-    """A problem for every msgstr holding a CONTROL character, at the line that holds it."""
+    """A problem for every entry holding a CONTROL character (in its translation, msgctxt, msgid or
+    the header, as Babel reads them: `\\a` is BEL), at the line that holds it; then for every other
+    line holding one as written (a comment, an obsolete `#~` entry, a header field Babel drops)."""
     lines = data.decode("utf-8", "replace").split("\n")
-    out = []
-    for msg in catalog:
-        strings = msg.string if isinstance(msg.string, (list, tuple)) else (msg.string,)
-        found = sorted({ch for s in strings if s for ch in CONTROL.findall(s)})
-        if not msg.id or not found:
-            continue
-        start = max((msg.lineno or 1) - 1, 0)
-        line = next((n for n in range(start, len(lines)) if any(ch in lines[n] for ch in found)
-                     or ("\r" in found and "\\r" in lines[n])), start) + 1
+    out: list[Problem] = []
+
+    def problem(line: int, whose: str, found: list[str]) -> None:
         shown = ", ".join(repr(ch)[1:-1] for ch in found)
-        msgid = msg.id[0] if isinstance(msg.id, (list, tuple)) else msg.id
-        out.append(Problem(str(path), line, "", f"{lang}: the translation of {msgid[:60]!r} holds the control "
-                           f"character(s) {shown}, which would reach the sheets and the terminal raw",
-                           "remove them: a translation is plain text (tab and newline are the only "
-                           "control characters allowed)"))
+        out.append(Problem(str(path), line, "", f"{lang}: {whose} holds the control character(s) {shown}, which "
+                           "would reach the sheets and the terminal raw",
+                           "remove them: a catalog is plain text (tab and newline are the only control "
+                           "characters allowed; a bidi override has no place in it)"))
+
+    for msg in catalog:
+        for what, text in _fields(msg):
+            found = sorted(set(CONTROL.findall(text)))
+            if not found:
+                continue
+            start = max((msg.lineno or 1) - (4 if what == "msgctxt" else 1), 0) if msg.id else 0
+            line = next((n for n in range(start, len(lines))
+                         if any(ch in lines[n] or _ESCAPED.get(ch, "\0\0") in lines[n] for ch in found)), start) + 1
+            msgid = msg.id[0] if isinstance(msg.id, (list, tuple)) else msg.id
+            problem(line, "the header" if what == "header" else f"the {what} of {inert(msgid[:60], strict=True)!r}",
+                    found)
+            break
+    reported = {p.line for p in out}
+    for n, text in enumerate(lines, 1):
+        found = sorted(set(CONTROL.findall(text)))
+        if found and n not in reported:
+            problem(n, "a comment" if text.lstrip().startswith("#") else f"line {n}", found)
     return out
 
 
 def parse_plural_forms(header: str) -> tuple[int, str]:
-    """`nplurals=N; plural=EXPR;` -> (N, EXPR)."""
-    m = re.match(r"\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*(.+?);?\s*$", header)
-    if not m:
-        raise ValueError(f"not a Plural-Forms header: {header!r}")
-    return int(m.group(1)), m.group(2)
+    """`nplurals=N; plural=EXPR;` -> (N, EXPR); PluralFormsError (a ValueError) unless EXPR is a
+    plain C expression of n (president.i18n.plurals)."""
+    from .plurals import parse_header
+    return parse_header(header)
 
 
 def plural_function(header: str) -> Callable[[int], int]:
-    return _gettext.c2py(parse_plural_forms(header)[1])
+    """The form of each n under a Plural-Forms header, checked first (president.i18n.plurals):
+    PluralFormsError (a ValueError) for anything but a plain C expression of n."""
+    from .plurals import compiled
+    return compiled(header)
+
+
+def checked_plural_function(path: Path, header: str) -> Callable[[int], int]:
+    """plural_function of a catalog's header; BuildError at the header's line if it is refused."""
+    from .plurals import PluralFormsError
+    from .strict import plural_forms_error
+    try:
+        return plural_function(header)
+    except PluralFormsError:
+        line = next((n for n, text in enumerate(read_catalog_bytes(path).decode("utf-8", "replace").split("\n"), 1)
+                     if text.startswith('"Plural-Forms:')), None)
+        raise BuildError([Problem(str(path), line, "", f"Plural-Forms {header[:100]!r}: {plural_forms_error(header)}",
+                                  "write the Plural-Forms of the language (`president i18n update` writes it)")]) from None
 
 
 def load_catalog(path: Path, lang: str, formats: bool = True) -> Catalog:
@@ -388,7 +434,7 @@ def translator_for(root: Path, lang: str) -> Translator:
     path = po_path(root, lang)
     catalog = load_catalog(path, lang)
     header = raw_plural_forms(path) or PLURAL_FORMS[lang]
-    return Translator(lang, translations_of(catalog), plural_function(header), source=str(path))
+    return Translator(lang, translations_of(catalog), checked_plural_function(path, header), source=str(path))
 
 
 def message_key(msg: Message) -> Key:

@@ -113,7 +113,7 @@ def _translators(root: Path) -> dict[str, Translator]:
     """The translator of every catalog that parses, for the %(card)s note. Placeholder problems
     are not refused here (`check` reports them once, at their line); a catalog that does not
     parse is left out."""
-    from .catalogs import BuildError, plural_function, raw_plural_forms, translations_of
+    from .catalogs import BuildError, checked_plural_function, raw_plural_forms, translations_of
     out = {}
     for lang in CATALOG_LANGS:
         path = po_path(root, lang)
@@ -122,7 +122,7 @@ def _translators(root: Path) -> dict[str, Translator]:
         except BuildError:
             continue
         header = raw_plural_forms(path) or PLURAL_FORMS[lang]
-        out[lang] = Translator(lang, translations_of(catalog), plural_function(header), source=str(path))
+        out[lang] = Translator(lang, translations_of(catalog), checked_plural_function(path, header), source=str(path))
     return out
 
 

@@ -21,7 +21,7 @@ from ..spec import Spec
 from .catalogs import CATALOG_LANGS, SOURCE_LANG, BuildError, translator_for
 from .render import missing_problems
 from .steps_catalog import (FEATURE_MESSAGES, GHERKIN_CODES, KIND_OF_KEYWORD_TYPE, StepLanguage, StepSyntaxError,
-                            gherkin_keywords, step_language)
+                            fill_names, gherkin_keywords, step_language)
 from ..errors import PresidentError
 
 LANG_OF_GHERKIN = {code: lang for lang, code in GHERKIN_CODES.items()}
@@ -53,7 +53,7 @@ def generate_translated_feature(spec: Spec, section_id: str, lang: str, steps: S
             f"# spec: {spec.id} {spec.version}",
             f"@{section_id}",
             f"{kw['feature']}: {rules_tr.pgettext('section', section.title)}",
-            "  " + desc1.format(section=iso(section_id), game=game, variant=spec.variant, version=spec.version),
+            "  " + fill_names(desc1, section=iso(section_id), game=game, variant=spec.variant, version=spec.version),
             "  " + desc2,
         ]
 

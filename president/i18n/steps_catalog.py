@@ -322,7 +322,10 @@ class StepLanguage:
         return self.fill(self.phrase(key), {"cards": tuple(cards.split())}, {"cards": "Cards"})
 
     def fill(self, text: str, args: dict[str, Any], types: dict[str, str | None]) -> str:
-        return _FIELD.sub(lambda m: self.format_value(types.get(m.group(1)), args[m.group(1)]), text)
+        """`text` with each `{name}` / `{name:Type}` of `args` written in; anything else (an unknown
+        field, `{name.attr}`, `{name!r}`, `{{`) is left as the text it is, never evaluated."""
+        return _FIELD.sub(lambda m: self.format_value(types.get(m.group(1)), args[m.group(1)])
+                          if m.group(1) in args else m.group(0), text)
 
     def render(self, key: str, args: dict[str, Any]) -> str:
         """The phrase of template `key` in this language, with `args` written in."""
@@ -420,6 +423,16 @@ class StepLanguage:
             what = "no" if not found else f"{len(found)} ({', '.join(k for k, _ in found)})"
             raise StepSyntaxError(f"{self.lang}: {what} step template matches {phrase!r}")
         return found[0]
+
+
+def fill_names(text: str, **values: Any) -> str:
+    """A catalog text with each `{name}` of `values` written in, as `str.format` would, but nothing
+    else: a translation is data, so `{name.__class__}`, `{name:>999999999}`, `{0}` or `{{` stay as
+    written (str.format would look attributes up, pad to any width, or fail)."""
+    return _NAMED.sub(lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), text)
+
+
+_NAMED = re.compile(r"\{([A-Za-z_]\w*)\}")
 
 
 def strip_bidi(text: str) -> str:

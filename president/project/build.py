@@ -143,15 +143,16 @@ def _unchanged(path: Path, data: bytes) -> bool:
         return False
 
 
-def _write_error(path: Path, exc: OSError) -> BuildError:
-    reason = exc.strerror or str(exc)
+def _write_error(exc: StagingError, size: int) -> BuildError:
+    path, error = exc.path, exc.error
+    reason = error.strerror or str(error)
     blocker = next((d for d in path.parents if d.exists() and not d.is_dir()), None)
     if blocker is not None:
         reason = f"{blocker} is a file, not a folder"
-    elif isinstance(exc.filename, str) and not Path(exc.filename).name.endswith(".tmp") and Path(exc.filename) != path:
-        reason = f"{exc.filename}: {reason}"
+    elif isinstance(error.filename, str) and not Path(error.filename).name.endswith(".tmp") and Path(error.filename) != path:
+        reason = f"{error.filename}: {reason}"
     return BuildError([Problem(str(path), None, "", f"cannot write: {reason}",
-                               "make the folder writable, or choose another output folder")])
+                               exc.what_to_do(size, "make the folder writable, or choose another output folder"))])
 
 
 def write_files(files: dict[Path, bytes]) -> list[Path]:
@@ -177,7 +178,7 @@ def write_files(files: dict[Path, bytes]) -> list[Path]:
                 folder.rmdir()
             except OSError:
                 pass
-        raise _write_error(exc.path, exc.error) from None
+        raise _write_error(exc, sum(map(len, changed.values()))) from None
     return list(changed)
 
 

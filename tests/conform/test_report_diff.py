@@ -72,6 +72,11 @@ def test_a_new_scenario_error_fails_the_gate(tmp_path):
     def crashed(data):
         first = next(r for r in data["scenario_results"] if r["outcome"] == "pass")
         first.update(outcome="error", message="engine exited")
+        totals = data["ai_scenarios" if first["section"] == "ai" else "scenarios"]  # counts that agree
+        totals["passed"] -= 1
+        totals["errors"] += 1
+        data["clauses"][first["clause"]]["passed"] -= 1
+        data["failing"] = True
     new = saved("reference").copy(tmp_path, "crash.json", crashed)
     out = report("diff", saved("reference").path, new)
     assert out.exit_code == 1 and "now errors" in out.stdout

@@ -7,7 +7,8 @@ The stand-in renders the first language, then, while rendering the second, gets:
 - `finalizer`: SIGINT while one of its finalizers runs: Python prints "Exception ignored" and
   the KeyboardInterrupt is lost (what WeasyPrint's finalizers do about one time in seven);
 - `term`: SIGTERM;
-- `none`: nothing (the build completes).
+- `none`: nothing (the build completes);
+- `big`: nothing, and each PDF is 256 KB (to fill a small file system).
 The signal is raised by the process itself (signal.raise_signal), so nothing depends on timing.
 No fonts are needed: the font check is replaced too.
 """
@@ -31,13 +32,13 @@ class HTML:
 
     def write_pdf(self) -> bytes:
         RENDERED.append(self.string[:40])
-        if len(RENDERED) == 2 and MODE != "none":
+        if len(RENDERED) == 2 and MODE not in ("none", "big"):
             if MODE == "finalizer":
                 leftover = _Finalized()
                 del leftover  # its finalizer runs here, and swallows the KeyboardInterrupt
             else:
                 signal.raise_signal(signal.SIGTERM if MODE == "term" else signal.SIGINT)
-        return b"%PDF-1.7 stand-in\n"
+        return b"%PDF-1.7 stand-in\n" + (b"%" * 262_144 if MODE == "big" else b"")
 
 
 MODE = sys.argv[1] if __name__ == "__main__" else "none"

@@ -4,6 +4,30 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from president.i18n.catalogs import BuildError
+
+
+def catalog_refusal(project: Path, catalog: Path) -> "BuildError":
+    """The BuildError that rendering what `catalog` (locales/<lang>/LC_MESSAGES/<domain>.po, relative
+    to `project`) feeds raises: the sheets of its language, or its translated features."""
+    import pytest
+
+    from president.i18n.catalogs import BuildError
+    from president.i18n.features import translated_features
+    from president.i18n.render import render_all
+    from president.project.build import read_spec
+
+    lang, domain = catalog.parts[1], catalog.stem
+    spec = read_spec(project / "spec" / "president.yaml")
+    with pytest.raises(BuildError) as caught:
+        if domain == "rules":
+            render_all(spec, project, (lang,))
+        else:
+            translated_features(spec, project, (lang,))
+    return caught.value
 
 
 def president(cwd: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
