@@ -5,10 +5,13 @@ the requests go to the engine in one pipeline and each reply is compared (`check
 first divergence of a segment the reference adopts the engine's own state after that request
 (`game_from_state`: play, exchange, deal over) and compares the rest of the pipeline from there,
 adopting again at each divergence; the next segment is planned from the engine's position (after
-a divergence segments are short, and double while the engine agrees). A game ends at game_over,
-or stops with the reason recorded (a protocol error, a STATE the rules cannot reach: *not
-followable*, with the invariant it breaks). Seeded deals go alone: compared by their observables
-(`deals`), the reference adopts the hands. Replaying, comparing and adopting are `replay.Replayer`'s.
+a divergence segments are short, and double while the engine agrees). A STATE the reference
+cannot hold (`replay`: a finished seat to act...) is waited out: the engine plays by its own legal
+lists, not compared, until it shows one the reference can hold (`_find_way`, recorded in
+`resynced`). A game ends at game_over, or stops with the reason recorded (a protocol error, a new
+game refused, no STATE the reference can hold within `WANDER_ACTS` actions: *not followable*, with
+the invariant it breaks). Seeded deals go alone: compared by their observables (`deals`), the
+reference adopts the hands. Replaying, comparing and adopting are `replay.Replayer`'s.
 """
 from __future__ import annotations
 
