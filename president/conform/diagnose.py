@@ -130,7 +130,7 @@ def deal_clause(req: dict[str, Any], refused_by: str = "") -> str:
 
 def _asked_again(before: dict[str, Any] | None, req: dict[str, Any], e: dict[str, Any], a: dict[str, Any]) -> bool:
     """The engine's trick goes on with a seat to act that has passed in it (pass.final)."""
-    if a.get("trick") is None or a.get("to_act") is None or a.get("to_act") == e.get("to_act"):
+    if a.get("trick") is None or a.get("to_act") is None:
         return False
     passes = set((before or {}).get("passed") or []) | set(e.get("passed") or [])
     if req.get("cmd") == "act" and (req.get("action") or {}).get("type") == "pass":

@@ -350,6 +350,9 @@ class Game:
             self._diverged(index, step)
             if step.held is not None:
                 self._held(step)
+            stopped = self.rep.stopped
+            if stopped is not None:  # a new game refused, a table the reference cannot play
+                raise GameStopped(f"{stopped.message}: {stopped.clause}"[:300])
             if step.adopted:
                 self.engine_state = actual["state"]
                 self.adoptions += 1

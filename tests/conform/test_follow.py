@@ -183,3 +183,20 @@ def test_a_passed_seat_asked_again_when_the_trick_should_end_is_pass_final() -> 
     actual = {"ok": True, "state": {**before, "to_act": 1, "passed": []}}  # seat 1 is asked again
     finding = diverge(req, expected, actual, before)
     assert finding is not None and finding.clause == "pass.final"
+
+
+class NeedsSevenOfHearts(Session):
+    """A new game whose hands nobody holds the 7H in is refused (the engine's first-lead card)."""
+
+    def handle(self, request: Any) -> Any:
+        if request.get("cmd") == "new_game" and "hands" in request \
+                and not any("7H" in h for h in request["hands"] if isinstance(h, list)):
+            return {"ok": False, "error": {"code": "bad_hands", "rule": "setup.first-lead", "message": "nobody holds 7H"}}
+        return super().handle(request)
+
+
+def test_a_new_game_refused_for_its_first_lead_card_is_setup_first_lead() -> None:
+    res = run_lockstep(SPEC, InProcessClient(NeedsSevenOfHearts), games=30, seed=5, options=OPTIONS)
+    assert not res.toolkit_errors
+    assert _clauses(res) == {"setup.first-lead"}  # never game.end, never a toolkit error
+    assert res.unfinished and all("refused the new game: setup.first-lead" in why for _, why in res.unfinished)
