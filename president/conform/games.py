@@ -46,7 +46,7 @@ def house_options(spec: Spec) -> tuple[str, ...]:
 
 MAX_ADOPT = 400  # adoptions of the engine's state in one game; then the game stops (reported)
 MAX_REQUESTS = 40_000  # requests in one game, likewise
-WANDER_ACTS = 12  # engine actions (not compared) to reach a STATE the reference can hold again
+WANDER_ACTS = 64  # engine actions (not compared) to reach a STATE the reference can hold again
 SEEDED_SHARE = 0.3  # share of games dealt from a seed, for an engine that declares `seed`
 FIRST_SEGMENT_AFTER = 4  # acts in the first segment after a divergence (doubling while the engine agrees)
 #: Requests written to the engine at once: their replies are held until compared, and one `legal`
