@@ -322,6 +322,8 @@ def replay(trace: Trace, number: int, rules: Ruleset, variant: Variant = (),
                 else step.position
             out.append(Divergent((number, i, step.finding.clause), step.finding, req, position, dict(rep.config),
                                  step.expected))
+        if rep.stopped is not None:
+            break  # a new game refused, a table the reference cannot play: nothing more to compare
     return out, i
 
 

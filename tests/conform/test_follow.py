@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from president.conform.diagnose import deal_clause, diverge
+from president.conform.fit import fit
 from president.conform.lockstep import run_lockstep
 from president.conform.replay import Replayer
 from president.game.cards import parse_cards
@@ -200,3 +201,14 @@ def test_a_new_game_refused_for_its_first_lead_card_is_setup_first_lead() -> Non
     assert not res.toolkit_errors
     assert _clauses(res) == {"setup.first-lead"}  # never game.end, never a toolkit error
     assert res.unfinished and all("refused the new game: setup.first-lead" in why for _, why in res.unfinished)
+    fitted = fit(res.traces, RULES)  # its replays end at the refused new game, as the game did
+    assert not fitted.toolkit_errors and {d.finding.clause for d in fitted.baseline} == {"setup.first-lead"}
+
+
+@pytest.mark.parametrize("engine", [NotFinal, TurnToFinished])
+def test_the_fit_follows_what_lock_step_followed(engine: type[Session]) -> None:
+    res = run_lockstep(SPEC, InProcessClient(engine), games=3, seed=2, options=OPTIONS)
+    fitted = fit(res.traces, RULES)
+    assert not fitted.toolkit_errors
+    assert {d.finding.clause for d in fitted.baseline} == _clauses(res)
+    assert {(d.key[0], d.key[1]) for d in fitted.baseline} == {(d.game, d.index) for d in res.divergences}
