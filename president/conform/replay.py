@@ -157,7 +157,7 @@ class Replayer:
         before = self.before
         expected = self._handle(req)
         refusal = refusal_rule(position) if cmd == "legal" and position is not None else None
-        finding = self.compare(req, expected, actual, before, refusal)
+        finding = self.compare(req, expected, _as_held(actual), before, refusal)
         step = Step(req, expected, actual, finding, position, before)
         if finding is None:
             self._agreed(expected)
@@ -315,6 +315,15 @@ class Replayer:
             self.dealt = sum(h.bit_count() for h in adopted.game.hands)
         self._agreed(expected)
         return step
+
+
+def _as_held(actual: Any) -> Any:
+    """The engine's reply compared with the passes of its STATE as the spec holds them: a seat that
+    played the trick, or went out, since it passed is not counted (its pass was not final; the seat
+    asked again, where that showed first, is compared as shown)."""
+    state = actual.get("state") if isinstance(actual, dict) and actual.get("ok") else None
+    counted = counted_passes(state, asked=False) if isinstance(state, dict) else None
+    return actual if counted is None else {**actual, "state": counted}
 
 
 __all__ = ["Replayer", "Step", "Unfollowable", "compare_rules", "override", "refusal_rule"]
