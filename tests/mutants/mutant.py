@@ -111,7 +111,7 @@ def leader_may_pass() -> None:
 
 def wrong_next_leader() -> None:
     def apply(self: GameState, action: int) -> None:
-        by = (self.trick_by if self.trick else None) if action == PASS else self.to_act  # a trick that ends
+        by = self.trick_by if action == PASS else self.to_act
         _apply(self, action)
         if self.phase == Phase.PLAY and not self.trick and by is not None and not self.hands[by]:
             self.to_act = next(s for s in range(self.n) if self.hands[s])  # the lowest seat, not the next
@@ -135,9 +135,10 @@ def next_leader_skips_one() -> None:
     """When a trick's winner has gone out, the lead skips the next active seat and goes to the one
     after it (lead.next-active names the next one)."""
     def apply(self: GameState, action: int) -> None:
-        by = (self.trick_by if self.trick else None) if action == PASS else self.to_act  # a trick that ends
+        by = self.trick_by if action == PASS else self.to_act
+        ended = bool(self.trick) or action != PASS  # a leader's pass (leader_may_pass) ends no trick
         _apply(self, action)
-        if self.phase == Phase.PLAY and not self.trick and by is not None and not self.hands[by]:
+        if self.phase == Phase.PLAY and ended and not self.trick and by is not None and not self.hands[by]:
             active = [s for s in ((by + k) % self.n for k in range(1, self.n)) if self.hands[s]]
             if len(active) >= 2:
                 self.to_act = active[1]
