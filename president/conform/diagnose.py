@@ -90,13 +90,18 @@ def engine_error(reply: dict[str, Any]) -> str:
     return f"{err.get('code')}/{err.get('rule')}: {err.get('message')}"
 
 
-def allowing_clause(before: dict[str, Any] | None, req: dict[str, Any]) -> str:
-    """The clause that allows a request the reference accepts."""
+#: The clauses a refused deal can break, by what its request holds (an engine's own reason among them is taken).
+DEAL_CLAUSES = ("setup.players", "setup.dealing", "setup.partial-hands", "setup.first-lead", "option.first-lead.holder")
+#: The cards of the smallest deck a table plays (the spec's 52, no joker).
+SMALLEST_DECK = 52
+
+
+def allowing_clause(before: dict[str, Any] | None, req: dict[str, Any], refused_by: str = "") -> str:
+    """The clause that allows a request the reference accepts; `refused_by`: the rule the engine
+    named when it refused it (taken for a deal when it is a clause a deal's hands can break)."""
     cmd = req.get("cmd")
-    if cmd == "new_game":
-        return "setup.partial-hands" if "hands" in req else "setup.players"
-    if cmd == "deal":
-        return "game.end"
+    if cmd in ("new_game", "deal"):
+        return deal_clause(req, refused_by)
     action = req.get("action") or {}
     if before is None:
         return "turn.order"
@@ -107,6 +112,30 @@ def allowing_clause(before: dict[str, Any] | None, req: dict[str, Any]) -> str:
     if action.get("type") == "pass":
         return "flow.follow"
     return "flow.follow" if before.get("trick") else "flow.lead"
+
+
+def deal_clause(req: dict[str, Any], refused_by: str = "") -> str:
+    """The clause a refused `new_game` or `deal` breaks, from what the request holds: hands that do
+    not cover the deck (setup.partial-hands) or the table (setup.players); the engine's own reason
+    when it names one of these clauses (a first-lead card nobody holds: setup.first-lead). Only a
+    plain next deal refused is game.end (the series goes on)."""
+    if refused_by in DEAL_CLAUSES:
+        return refused_by
+    hands = req.get("hands")
+    if isinstance(hands, list):
+        dealt = sum(len(h) for h in hands if isinstance(h, list))
+        return "setup.partial-hands" if dealt < SMALLEST_DECK else "setup.players"
+    return "setup.players" if req.get("cmd") == "new_game" else "game.end"
+
+
+def _asked_again(before: dict[str, Any] | None, req: dict[str, Any], e: dict[str, Any], a: dict[str, Any]) -> bool:
+    """The engine's trick goes on with a seat to act that has passed in it (pass.final)."""
+    if a.get("trick") is None or a.get("to_act") is None:
+        return False
+    passes = set((before or {}).get("passed") or []) | set(e.get("passed") or [])
+    if req.get("cmd") == "act" and (req.get("action") or {}).get("type") == "pass":
+        passes.add(req.get("player"))
+    return a.get("to_act") in passes
 
 
 def state_clause(before: dict[str, Any] | None, req: dict[str, Any], exp: dict[str, Any],
@@ -136,10 +165,14 @@ def state_clause(before: dict[str, Any] | None, req: dict[str, Any], exp: dict[s
                     else "flow.out"), f
     if "scores" in fields:
         return "score.points", "scores"
+    if "hands" in fields and e.get("phase") in ("deal_over", "game_over"):
+        return "deal.end", "hands"  # the cards the last player keeps when the deal ends
     if "order" in fields:
         return ("revolution.quad-reverses" if reversing else "revolution.order"), "order"
     if "hands" in fields:
         return "play.own-cards", "hands"
+    if _asked_again(before, req, e, a):
+        return "pass.final", "to_act"
     if (e.get("trick") is None) != (a.get("trick") is None):
         seat = req.get("player")
         out = isinstance(seat, int) and seat < len(e.get("hands") or []) and not e["hands"][seat]
@@ -147,8 +180,9 @@ def state_clause(before: dict[str, Any] | None, req: dict[str, Any], exp: dict[s
     if "passed" in fields:
         return "pass.final", "passed"
     if "to_act" in fields:
-        if e.get("trick") is None:
-            winner = by.get("by") if isinstance(by, dict) else None
+        if e.get("trick") is None:  # the trick ended: its winner is the last player (this request's, for a play)
+            played = cmd == "act" and (req.get("action") or {}).get("type") == "play"
+            winner = req.get("player") if played else by.get("by") if isinstance(by, dict) else None
             hands = e.get("hands") or []
             if winner is not None and winner < len(hands) and not hands[winner]:
                 return "lead.next-active", "to_act"
@@ -176,8 +210,9 @@ def diverge(req: dict[str, Any], expected: dict[str, Any], actual: dict[str, Any
     cmd = req.get("cmd")
     if expected["ok"] != actual["ok"]:
         if expected["ok"]:
-            return Finding(allowing_clause(before, req), f"{cmd} {_what(req)} refused, the reference accepts it",
-                           engine_error(actual))
+            refused_by = (actual.get("error") or {}).get("rule") if isinstance(actual.get("error"), dict) else ""
+            return Finding(allowing_clause(before, req, str(refused_by or "")),
+                           f"{cmd} {_what(req)} refused, the reference accepts it", engine_error(actual))
         rule = (expected.get("error") or {}).get("rule") or "protocol"
         return Finding(rule, f"{cmd} {_what(req)} accepted, the reference refuses it by {rule}")
     if not expected["ok"]:

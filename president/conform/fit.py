@@ -9,7 +9,7 @@ divergences. A candidate **explains** divergences when it removes some and adds 
 traces; it **partly explains** them when it removes some and adds others.
 
 Every replay goes through the one replay loop (`replay.Replayer`): a STATE the rules cannot reach
-ends that trace's replay. A toolkit error in one replay or one trial is recorded
+is waited out there as in lock-step (not compared until the reference can hold one). A toolkit error in one replay or one trial is recorded
 (`Fit.toolkit_errors`, kind "fit") and costs that trace under that candidate only; the run's
 deadline (`--budget`) is checked at every reference step.
 
@@ -304,9 +304,10 @@ def replay(trace: Trace, number: int, rules: Ruleset, variant: Variant = (),
            spec_shuffle: bool = False, deadline: Deadline = NO_DEADLINE) -> tuple[list[Divergent], int]:
     """The divergences of one trace replayed on the reference under `variant` (`replay.Replayer`:
     after each, the reference takes up the engine's position). A variant the reference refuses for
-    this table (a holder card nobody holds) leaves the trace under its own config. The replay ends
-    at a malformed reply (the protocol's business) or a STATE the reference cannot follow: returns
-    the divergences and the last step compared (its reach)."""
+    this table (a holder card nobody holds) leaves the trace under its own config. A STATE the
+    reference cannot hold is waited out (`Replayer`: not compared until it can hold one). The replay
+    ends at a malformed reply (the protocol's business): returns the divergences and the last step
+    compared (its reach)."""
     out: list[Divergent] = []
     cmp = _Views(number, cache if cache is not None else TraceCache(len(trace.steps)), memo)
     rep = Replayer(rules, configure(rules, variant), cmp, spec_shuffle, deadline, cmp.legal_same)
@@ -321,8 +322,8 @@ def replay(trace: Trace, number: int, rules: Ruleset, variant: Variant = (),
                 else step.position
             out.append(Divergent((number, i, step.finding.clause), step.finding, req, position, dict(rep.config),
                                  step.expected))
-        if step.stop is not None:
-            break  # a STATE the reference cannot follow: the rest of the trace is not compared
+        if rep.stopped is not None:
+            break  # a new game refused, a table the reference cannot play: nothing more to compare
     return out, i
 
 

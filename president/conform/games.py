@@ -5,10 +5,13 @@ the requests go to the engine in one pipeline and each reply is compared (`check
 first divergence of a segment the reference adopts the engine's own state after that request
 (`game_from_state`: play, exchange, deal over) and compares the rest of the pipeline from there,
 adopting again at each divergence; the next segment is planned from the engine's position (after
-a divergence segments are short, and double while the engine agrees). A game ends at game_over,
-or stops with the reason recorded (a protocol error, a STATE the rules cannot reach: *not
-followable*, with the invariant it breaks). Seeded deals go alone: compared by their observables
-(`deals`), the reference adopts the hands. Replaying, comparing and adopting are `replay.Replayer`'s.
+a divergence segments are short, and double while the engine agrees). A STATE the reference
+cannot hold (`replay`: a finished seat to act...) is waited out: the engine plays by its own legal
+lists, not compared, until it shows one the reference can hold (`_find_way`, recorded in
+`resynced`). A game ends at game_over, or stops with the reason recorded (a protocol error, a new
+game refused, no STATE the reference can hold within `WANDER_ACTS` actions: *not followable*, with
+the invariant it breaks). Seeded deals go alone: compared by their observables (`deals`), the
+reference adopts the hands. Replaying, comparing and adopting are `replay.Replayer`'s.
 """
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ from ..spec import Spec
 from .deals import declares_spec_shuffle, is_seeded
 from .diagnose import Evidence, Finding, SchemaSampler, diverge, note_kind, representation_notes, rule_view
 from .records import Divergence, GameRecord
-from .replay import Replayer, Step, Unfollowable, override
+from .replay import Replayer, Step, override
 from .toolkit import NO_DEADLINE, Deadline
 from .trace import Trace, compact
 from ..errors import PresidentError
@@ -43,6 +46,7 @@ def house_options(spec: Spec) -> tuple[str, ...]:
 
 MAX_ADOPT = 400  # adoptions of the engine's state in one game; then the game stops (reported)
 MAX_REQUESTS = 40_000  # requests in one game, likewise
+WANDER_ACTS = 64  # engine actions (not compared) to reach a STATE the reference can hold again
 SEEDED_SHARE = 0.3  # share of games dealt from a seed, for an engine that declares `seed`
 FIRST_SEGMENT_AFTER = 4  # acts in the first segment after a divergence (doubling while the engine agrees)
 #: Requests written to the engine at once: their replies are held until compared, and one `legal`
@@ -260,6 +264,8 @@ class Game:
         self.engine_legal: tuple[Any, list[Any]] | None = None  # (position, the engine's legal actions there)
         self.refused: dict[str, set[str]] = {}  # position -> actions the engine refused there
         self.config: dict[str, Any] = {}
+        self.unheld = 0  # replies not compared since the reference lost the engine's STATE
+        self.lost_why = ""
 
     @property
     def ref(self) -> Session:
@@ -331,19 +337,29 @@ class Game:
                 if problem is not None:
                     self._diverged(index, Step(req, {"ok": True}, actual, problem, self.ref.game, self.before))
             step = self.rep.step(req, actual)
+            if step.skipped:  # the reference is lost: not compared, until it can hold the engine's STATE
+                self.unheld += 1
+                clean = False
+                if step.adopted:
+                    self._found_again(actual["state"])
+                continue
             if step.finding is None:
                 self._agreed(step)
                 continue
             clean = False
             self._diverged(index, step)
-            if step.stop is not None:
-                self._unfollowable(step, reqs[i + 1:], replies[i + 1:])
-                break
+            if step.held is not None:
+                self._held(step)
+            stopped = self.rep.stopped
+            if stopped is not None:  # a new game refused, a table the reference cannot play
+                raise GameStopped(f"{stopped.message}: {stopped.clause}"[:300])
             if step.adopted:
                 self.engine_state = actual["state"]
                 self.adoptions += 1
                 if self.adoptions > MAX_ADOPT:
                     raise GameStopped(f"stopped after {MAX_ADOPT} divergences")
+        if self.rep.lost is not None:
+            self._find_way()
         return clean
 
     def _compare(self, req: dict[str, Any], expected: dict[str, Any], actual: Any, before: dict[str, Any] | None,
@@ -359,22 +375,51 @@ class Game:
             self.secret = True  # a later seeded deal: the cards before the exchange are the engine's secret
         self.history.append(req)
 
-    def _unfollowable(self, step: Step, reqs: list[dict[str, Any]], replies: list[Any]) -> None:
-        """The engine's STATE cannot be followed: in the exchange, resynchronise after it; else the
-        game ends here, its last divergence carrying the STATE and the invariant it breaks."""
-        stop = step.stop
-        assert stop is not None
+    def _held(self, step: Step) -> None:
+        """The engine's STATE breaks an invariant (`step.held`): its divergence carries the STATE; the
+        reference holds it as the spec can (`counted_passes`), or is lost until it can hold one."""
+        held = step.held
+        assert held is not None
         state = step.actual.get("state") if isinstance(step.actual, dict) else None
-        if isinstance(state, dict) and state.get("phase") == "exchange" and stop.clause != "protocol":
-            for req, actual in zip(reqs, replies):  # the rest of the segment, not compared
-                self.rec.trace.add(req, actual)
-                self.history.append(req)
-            self._resync(str(stop))
-            return
-        div = self.rec.divergences[-1]
-        div.details = f"not followable: {stop.message}: {stop.clause}; the engine's STATE: " \
-                      f"{json.dumps(state, sort_keys=True)[:600]}"
-        raise GameStopped(f"not followable: {stop.message}: {stop.clause}"[:300])
+        how = "not followable" if step.stop is not None else "followed as the spec can hold it"
+        self.rec.divergences[-1].details = f"{how}: {held.message}: {held.clause}; the engine's STATE: " \
+                                           f"{json.dumps(state, sort_keys=True)[:600]}"
+        if step.stop is not None:
+            self.unheld, self.lost_why = 0, f"{held.message}: {held.clause}"
+
+    def _found_again(self, state: dict[str, Any]) -> None:
+        """The reference holds the engine's STATE again after `unheld` replies not compared."""
+        self.rec.resynced.append(f"deal {state.get('deal')}: {self.unheld} request(s) not compared after a STATE "
+                                 f"the reference cannot hold ({self.lost_why})"[:200])
+        self.engine_state = state
+        self.adoptions += 1
+        if self.adoptions > MAX_ADOPT:
+            raise GameStopped(f"stopped after {MAX_ADOPT} divergences")
+
+    def _find_way(self) -> None:
+        """The reference is lost (a STATE it cannot hold): the engine plays by its own legal lists, not
+        compared, until it shows a STATE the reference can hold (adopted), else the game stops."""
+        for _ in range(WANDER_ACTS):
+            legal = self._pipeline([{"cmd": "legal"}])[0]
+            self.rec.trace.add({"cmd": "legal"}, legal)
+            self.history.append({"cmd": "legal"})
+            self.rep.step({"cmd": "legal"}, legal)
+            self.unheld += 1
+            actions = legal.get("actions") if isinstance(legal, dict) and legal.get("ok") else None
+            if not actions:
+                break
+            act = {"cmd": "act", "player": legal.get("player"), "action": self.rng.choice(actions)}
+            reply = self._pipeline([act])[0]
+            self.rec.trace.add(act, reply)
+            self.history.append(act)
+            self.unheld += 1
+            step = self.rep.step(act, reply)
+            if step.adopted:
+                self._found_again(reply["state"])
+                return
+            if not (isinstance(reply, dict) and reply.get("ok")):
+                break
+        raise GameStopped(f"not followable: {self.lost_why}"[:300])
 
     def _pipeline(self, reqs: list[dict[str, Any]]) -> list[Any]:
         """The engine's replies to `reqs`, sent `PIPELINE_SLICE` at a time, a long legal list kept
@@ -434,42 +479,6 @@ class Game:
         # which variant explains it is fitted afterwards, over every trace (`fit`): the reference now
         # goes on from the engine's state, not its own
         self.segment = FIRST_SEGMENT_AFTER
-
-    def _resync(self, why: str) -> None:
-        """An exchange position the reference cannot take up: the engine gives by its own legal
-        lists (not compared, recorded with the reason) until play starts; the reference adopts that."""
-        reply = self._pipeline([{"cmd": "state"}])[0]
-        self.rec.trace.add({"cmd": "state"}, reply)
-        if not (isinstance(reply, dict) and reply.get("ok") and isinstance(reply.get("state"), dict)):
-            raise GameStopped(f"the engine gave no STATE to resynchronise after: {why}"[:200])
-        state = reply["state"]
-        if state.get("phase") == "exchange":
-            state = self._through_exchange(state, why)
-        self.rep.stopped = None
-        try:
-            self.rep.adopt(state)
-        except Unfollowable as exc:
-            raise GameStopped(f"not followable: {exc.message}: {exc.clause}"[:300]) from None
-        self.engine_state = state
-
-    def _through_exchange(self, state: dict[str, Any], why: str) -> dict[str, Any]:
-        self.rec.resynced.append(f"deal {state.get('deal')}: exchange not compared ({why})"[:200])
-        for _ in range(4 * len(state.get("hands") or ()) + 4):
-            if state.get("phase") != "exchange":
-                return state
-            legal = self._pipeline([{"cmd": "legal"}])[0]
-            self.rec.trace.add({"cmd": "legal"}, legal)
-            actions = legal.get("actions") if isinstance(legal, dict) else None
-            if not actions:
-                break
-            act = {"cmd": "act", "player": legal.get("player"), "action": actions[0]}
-            reply = self._pipeline([act])[0]
-            self.rec.trace.add(act, reply)
-            self.history.append(act)
-            if not (isinstance(reply, dict) and reply.get("ok") and isinstance(reply.get("state"), dict)):
-                break
-            state = reply["state"]
-        raise GameStopped(f"the engine did not leave the exchange of deal {state.get('deal')} by its own legal actions")
 
     def _choose(self, actions: list[dict[str, Any]]) -> dict[str, Any]:
         """The first act after a divergence: from the engine's own legal list where known (half the

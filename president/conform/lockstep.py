@@ -9,9 +9,10 @@ deals, seeded deals) and every game is played to `game_over`.
 
 No masking: after a divergence the reference adopts the engine's own state and the game goes on,
 so exchange, scoring and later deals are compared too. A seeded deal belongs to the engine: it is
-compared by its observables (`deals`), unless the engine declares the spec's shuffle. A game
-whose engine STATE the rules cannot reach ends there (`unfinished`, with the invariant broken); a
-toolkit bug in one game costs that game (`toolkit_errors`), never the run. Each
+compared by its observables (`deals`), unless the engine declares the spec's shuffle. An engine
+STATE the rules cannot reach is a deviation of the clause it breaks; the game goes on from the
+next STATE the reference can hold (`resynced`), or ends (`unfinished`, with the invariant broken)
+when none comes; a toolkit bug in one game costs that game (`toolkit_errors`), never the run. Each
 distinct deviation is counted once, with the games and steps where it showed; every game keeps
 its whole `Trace`. Games are independent (each has its own seed): `jobs` splits them by number
 over N engine processes and they are merged in game order, so the result does not depend on N.

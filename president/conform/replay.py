@@ -11,8 +11,18 @@ refusal rule for an extra legal action, and at a divergence follows the engine:
 - the engine refused: its state is unchanged, so the reference goes back to its position before;
 - a query (`legal`, `state`) changes nothing.
 
-A STATE the rules cannot reach is **not followable**: the step carries the `Unfollowable` (the
-invariant broken, named after its clause) and the replay of that game ends there. A seeded deal
+A STATE the rules cannot reach is a deviation of the clause whose invariant it breaks: the
+divergence that led to it is named after that clause (`Unfollowable.clause`), never after the field
+where the symptom shows. The reference then follows the engine as far as a consistent reading allows:
+
+- passes that are not final (a seat asked again after passing, listed in `passed`): the reference
+  holds the STATE with that seat's earlier pass no longer counted (`position.counted_passes`);
+- any other such STATE (a finished seat to act...): the step carries the `Unfollowable` and the
+  reference is *lost*: the next replies are not compared (`Step.skipped`) until the engine shows a
+  STATE the reference can hold, which it adopts (`Step.adopted`), and the replay goes on from there.
+
+A new game the engine refuses, or a table the reference cannot play, ends the game's replay
+(`stopped`). A seeded deal
 belongs to the engine: compared by its observables (`diagnose.check_seeded`) unless the engine
 declares the spec's shuffle; the reference then goes on with the engine's hands.
 
@@ -22,13 +32,13 @@ every step, so `--budget` stops a replay within one reference step.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from ..errors import IllegalAction
 from ..game.cards import parse_cards
 from ..game.engine import GameState, Phase, Ruleset
-from ..game.position import Unfollowable, game_from_state
+from ..game.position import Unfollowable, counted_passes, game_from_state
 from ..protocol.client import ProtocolViolation
 from ..protocol.server import Session
 from ..scenarios.model import canonical_state, notation_action
@@ -76,8 +86,10 @@ def override(variant: dict[str, Any] | None) -> Callable[[dict[str, Any]], dict[
 @dataclass
 class Step:
     """One request replayed: the replies, the finding (None: they agree by the rules), the reference
-    position before it (`position`; a copy for an act or a deal) and its STATE (`before`), and `stop`
-    when the engine's STATE cannot be followed (the replay of this game ends)."""
+    position before it (`position`; a copy for an act or a deal) and its STATE (`before`); `held`:
+    the invariant the engine's STATE breaks (the finding is named after its clause), `stop` when
+    the reference cannot hold that STATE (it is lost until the engine shows one it can), `skipped`
+    for a reply not compared while the reference is lost."""
 
     request: dict[str, Any]
     expected: dict[str, Any]
@@ -88,6 +100,8 @@ class Step:
     adopted: bool = False
     stop: Unfollowable | None = None
     seeded: bool = False  # compared by its observables (a deal the engine made from its seed)
+    held: Unfollowable | None = None
+    skipped: bool = False
 
 
 #: The reference's reply where a `quick` comparison found the engine's legal set equal (not built).
@@ -112,7 +126,10 @@ class Replayer:
         self.config: dict[str, Any] = {}  # the new_game config the reference plays
         self.last_ranking: list[int] = []  # the ranking of the last deal over
         self.dealt = 0  # cards in the hands when the game started
-        self.stopped: Unfollowable | None = None
+        self.stopped: Unfollowable | None = None  # the game cannot go on (a new game refused...)
+        self.lost: Unfollowable | None = None  # the engine's last STATE, which the reference cannot hold
+        self.lost_deals = 0  # deals the engine accepted while the reference was lost
+        self.held: Unfollowable | None = None  # what the last adoption read differently (counted_passes)
 
     # --- one request ----------------------------------------------------------------------
     def request(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -127,6 +144,10 @@ class Replayer:
         if self.stopped is not None:
             raise self.stopped
         cmd = req.get("cmd")
+        if self.lost is not None:
+            if cmd != "new_game":
+                return self._wait(req, actual)
+            self.lost = None
         game = self.ref.game
         if is_seeded(req) and (not self.spec_shuffle or (cmd == "deal" and (game is None or game.rng is None))):
             return self._seeded(req, actual)
@@ -136,7 +157,7 @@ class Replayer:
         before = self.before
         expected = self._handle(req)
         refusal = refusal_rule(position) if cmd == "legal" and position is not None else None
-        finding = self.compare(req, expected, actual, before, refusal)
+        finding = self.compare(req, expected, _as_held(actual), before, refusal)
         step = Step(req, expected, actual, finding, position, before)
         if finding is None:
             self._agreed(expected)
@@ -175,8 +196,14 @@ class Replayer:
             try:
                 self.adopt(actual["state"], step.position, accepted=req.get("cmd"))
                 step.adopted = True
+                step.held = self.held
             except Unfollowable as exc:
-                step.stop = self.stopped = exc
+                step.held = step.stop = self.lost = exc
+                self.lost_deals = 0
+            if step.held is not None and step.finding is not None and step.held.clause != "protocol":
+                # the divergence that led to a STATE the spec cannot hold breaks that STATE's invariant
+                step.finding = replace(step.finding, clause=step.held.clause,
+                                       message=f"{step.finding.message}; the engine's STATE: {step.held.message}")
         elif not actual.get("ok") and expected.get("ok") and req.get("cmd") in ("act", "deal"):
             self.ref.game = step.position  # the engine refused: its state is unchanged
             if step.position is not None:
@@ -187,10 +214,30 @@ class Replayer:
         if step.stop is None and self.ref.game is None and req.get("cmd") == "new_game":
             step.stop = self.stopped = Unfollowable("setup.players", "the reference cannot play this table")
 
-    def adopt(self, state: dict[str, Any], position: GameState | None = None, accepted: Any = None) -> GameState:
+    def _wait(self, req: dict[str, Any], actual: Any) -> Step:
+        """A reply while the reference is lost: not compared; a STATE it can hold is adopted."""
+        position = self.ref.game
+        step = Step(req, actual if isinstance(actual, dict) else {"ok": False}, actual, None, position,
+                    self.before, skipped=True)
+        if not isinstance(actual, dict) or not actual.get("ok") or not isinstance(actual.get("state"), dict):
+            return step
+        if req.get("cmd") == "deal":
+            self.lost_deals += 1
+        try:
+            self.adopt(actual["state"], position, later=self.lost_deals)
+        except Unfollowable:
+            return step
+        self.lost, self.lost_deals = None, 0
+        step.adopted = True
+        return step
+
+    def adopt(self, state: dict[str, Any], position: GameState | None = None, accepted: Any = None,
+              later: int = 0) -> GameState:
         """Set the reference at the engine's STATE (raises `Unfollowable` for a STATE the rules cannot
         reach). `position`: the reference before the request the engine `accepted` (its command):
-        the reference keeps its own count of deals."""
+        the reference keeps its own count of deals (`later`: deals dealt since `position`). Passes
+        that are not final are read as the spec can hold them (`counted_passes`; `held` says so)."""
+        self.held = None
         if accepted == "new_game":
             position = None  # a new game: nothing of the reference's last one carries over
         elif position is None:
@@ -202,7 +249,7 @@ class Replayer:
                 from None
         deal = None
         if position is not None:
-            deal = position.deal + (1 if accepted == "deal" else 0)
+            deal = position.deal + later + (1 if accepted == "deal" else 0)
         elif accepted == "new_game":
             deal = 1
         try:
@@ -215,7 +262,14 @@ class Replayer:
             ranking = list(position.finished)
         else:
             ranking = self.last_ranking
-        game = game_from_state(self.rules, config, canon, ranking, deal)
+        try:
+            game = game_from_state(self.rules, config, canon, ranking, deal)
+        except Unfollowable as exc:
+            counted = counted_passes(canon) if exc.clause == "pass.final" else None
+            if counted is None:
+                raise
+            game = game_from_state(self.rules, config, counted, ranking, deal)
+            self.held = exc
         if accepted == "new_game":
             self.dealt = sum(h.bit_count() for h in game.hands)
         holder = config.holder
@@ -261,6 +315,15 @@ class Replayer:
             self.dealt = sum(h.bit_count() for h in adopted.game.hands)
         self._agreed(expected)
         return step
+
+
+def _as_held(actual: Any) -> Any:
+    """The engine's reply compared with the passes of its STATE as the spec holds them: a seat that
+    played the trick, or went out, since it passed is not counted (its pass was not final; the seat
+    asked again, where that showed first, is compared as shown)."""
+    state = actual.get("state") if isinstance(actual, dict) and actual.get("ok") else None
+    counted = counted_passes(state, asked=False) if isinstance(state, dict) else None
+    return actual if counted is None else {**actual, "state": counted}
 
 
 __all__ = ["Replayer", "Step", "Unfollowable", "compare_rules", "override", "refusal_rule"]

@@ -104,6 +104,23 @@ def game_from_state(rules: Ruleset, config: Config, state: Any, last_ranking: li
     return g
 
 
+def counted_passes(state: dict[str, Any], asked: bool = True) -> dict[str, Any] | None:
+    """The point of play `state` with the passes a final pass can still count (pass.final): its
+    `passed` without the seat to act (with `asked`), the trick's player and the seats that hold no
+    card (each of them passed once, then was asked again). An engine whose passes are not final
+    shows such a STATE (`passed` as every pass since the trick was reset); the reference follows it
+    as if the earlier pass of the seat asked again no longer counted. None when nothing is to drop."""
+    passed = state.get("passed")
+    if state.get("phase") != "play" or not isinstance(passed, list):
+        return None
+    trick, hands = state.get("trick"), state.get("hands")
+    by = trick.get("by") if isinstance(trick, dict) else None
+    out = {s for s, h in enumerate(hands) if not h} if isinstance(hands, list) else set()
+    again = {s for s in ((state.get("to_act"), by) if asked else (by,)) if isinstance(s, int) and not isinstance(s, bool)}
+    kept = [s for s in passed if isinstance(s, bool) or s not in again | out]
+    return None if kept == passed else {**state, "passed": kept}
+
+
 def _play_position(rules: Ruleset, config: Config, hands: list[int], state: dict[str, Any], deal: int,
                    scores: list[int], last_ranking: list[int] | None) -> GameState:
     n = config.players

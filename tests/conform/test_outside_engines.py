@@ -44,8 +44,8 @@ def test_an_engine_outside_the_spec_gets_a_verdict(entry, tmp_path):
     lockstep = data["lockstep"]
     assert lockstep["games"] == 30
     if entry["unfollowable"]:
-        # the engine's own state breaks an invariant of every state the rules can reach: the game
-        # ends there, with the clause the invariant embodies as its reason
-        unfinished = lockstep["unfinished"]
-        reasons = json.dumps(unfinished)
-        assert unfinished and entry["unfollowable"] in reasons, unfinished
+        # the engine's own state breaks an invariant of every state the rules can reach: the
+        # divergence that led there is a deviation of the clause that invariant embodies, and the
+        # reference follows the engine from its next state the rules can hold: most games end
+        assert entry["unfollowable"] in named, named
+        assert len(lockstep["unfinished"]) <= lockstep["games"] // 2, lockstep["unfinished"]

@@ -45,7 +45,9 @@ class DealGlitch(Session):
 
 
 class TurnToFinished(Session):
-    """The winner of a trick who went out with it is given the lead (instead of the next active seat)."""
+    """The winner of a trick who went out with it is given the lead (instead of the next active seat),
+    and lists no legal action there: no STATE the reference can hold ever comes (test_follow.py has
+    the engine whose finished seat passes, followed to the end)."""
 
     def handle(self, request: Any) -> Any:
         reply = super().handle(request)
