@@ -98,13 +98,15 @@ def diff(old: Path, new: Path) -> None:
     Deviations are matched by clause and by what differs, not by their place in the list.
     Exit 1 when a deviation (or a scenario or lock-step error) is new, 0 otherwise, 2 on a bad file.
     """
-    from ..conform.diff import NEW, diff as compare, summary
+    from ..conform.diff import NEW, diff as compare, stop_warnings, summary
 
     before, after = _load(old), _load(new)
     if before.engine_name != after.engine_name:
         click.echo(f"warning: {old} is a run of {before.engine_name}, {new} of {after.engine_name}", err=True)
     if before.spec_version != after.spec_version:
         click.echo(f"warning: {old} is of spec {before.spec_version}, {new} of spec {after.spec_version}", err=True)
+    for warning in stop_warnings(before, after, (str(old), str(new))):
+        click.echo(warning, err=True)
     changes = compare(before, after)
     click.echo(f"{old}: {len(before.deviations)} deviation(s); {new}: {len(after.deviations)} deviation(s)")
     for change in changes:

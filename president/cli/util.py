@@ -128,6 +128,18 @@ def write_output(path: Path, text: str, option: str) -> None:
                              "(choose a writable place)") from None
 
 
+def write_outputs(reports: dict[str, tuple[Path, str]]) -> None:
+    """Several report files (option -> (path, text)) written together: every one whole, or (on an
+    error) none of them changed (`president.atomic.replace_all` stages them all, then renames)."""
+    files = {Path(path): text.encode("utf-8") for path, text in reports.values()}
+    try:
+        replace_all(files, through=True)
+    except StagingError as exc:
+        option = next((o for o, (p, _) in reports.items() if Path(p) == exc.path), "report")
+        raise PresidentError(f"cannot write {option} {exc.path}: {exc.error.strerror or exc.error} "
+                             "(choose a writable place; no report was written)") from None
+
+
 #: The longest line a command prints about an input (a problem, with its file and hint).
 MAX_LINE = 500
 

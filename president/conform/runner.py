@@ -161,7 +161,7 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
         client.restart()
         handshake(client)
     except (ProtocolViolation, HandshakeError) as again:
-        raise RunStopped(f"the engine could not be restarted after a toolkit error: {again}") from None
+        raise RunStopped(f"the engine could not be restarted after a toolkit error: {again}", "crash") from None
     return res
 
 
@@ -206,7 +206,8 @@ def _run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None, 
             client.restart()
             handshake(client)
         except (ProtocolViolation, HandshakeError) as again:  # it will not come back: stop the run
-            raise RunStopped(f"the engine could not be restarted after {type(exc).__name__}: {again}") from None
+            raise RunStopped(f"the engine could not be restarted after {type(exc).__name__}: {again}",
+                             "crash") from None
     except RunStopped:  # hung engine, spent budget: the whole run stops
         raise
     except Exception as exc:
