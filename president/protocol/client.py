@@ -45,6 +45,9 @@ _STRAY_KINDS = frozenset({"unasked", "extra", "mismatched", "not-json", "not-obj
 #: Why a run stops (`RunStopped.kind`): the engine is hung, keeps crashing, keeps breaking the protocol,
 #: the budget is spent, its hello fails, it cannot be started, a worker stopped.
 STOP_KINDS = ("hang", "crash", "protocol", "budget", "handshake", "start", "worker", "stopped")
+#: How long `settle` waits for a late line (a second reply) before a divergence is judged, and how
+#: much of that waiting one client may spend in all (an engine that diverges often is not slowed more).
+SETTLE_SECONDS, SETTLE_TOTAL = 0.2, 10.0
 #: How many stray stdout lines a client keeps (`SubprocessClient.stray_lines`), each cut to `STRAY_CHARS`.
 STRAY_KEPT, STRAY_CHARS = 10, 200
 _REPLY_KEYS = {"hello": "protocol", "legal": "actions", "new_game": "state", "deal": "state", "act": "state",
@@ -123,6 +126,20 @@ class Client(Protocol):
     def close(self) -> None: ...
 
     def fault_report(self) -> list[str]: ...
+
+
+def settled(client: Client) -> int:
+    """`client.settle()` where the client has it (a late second reply becomes a `ProtocolFault`
+    now); then how many lines that answered no request the client has seen in the whole run."""
+    settle = getattr(client, "settle", None)
+    if settle is not None:
+        settle()
+    return strays(client)
+
+
+def strays(client: Client) -> int:
+    """How many lines that answered no request (a second reply, a log line) `client` has seen."""
+    return int(getattr(client, "stray_count", 0))
 
 
 class InProcessClient:
@@ -216,6 +233,7 @@ class SubprocessClient:
         self.stray_lines: list[dict[str, Any]] = []
         self._batch: Sequence[dict[str, Any]] = ()  # the requests being answered, and which one is due
         self._due = 0
+        self._settled = 0.0  # seconds spent in `settle`
         self._token = new_token()  # inherited by whatever the engine starts: found and ended with it
         self._pidfd = -1
         if not self.argv or not self.argv[0]:
@@ -345,6 +363,25 @@ class SubprocessClient:
                               f"request, in this run): {message} (fix the engine; see docs/protocol.md, Framing)",
                               "protocol", self.request_at(), self.stray_lines)
         return ProtocolFault(message + " (engine stopped; restarted for the next scenario or game)")
+
+    @property
+    def stray_count(self) -> int:
+        """Lines that answered no request in the whole run: a judgement made since may rest on a shifted reply."""
+        return self._unasked
+
+    def settle(self) -> None:
+        """Wait a little (`SETTLE_SECONDS`) for output nobody asked for: a second reply coming late may
+        have been taken for the reply to a later request. Called before a divergence is judged; such a
+        line is a `ProtocolFault` (the engine stopped), never a deviation."""
+        proc = self.proc
+        if proc is None or proc.stdout is None or self._settled >= SETTLE_TOTAL:
+            return
+        t0 = time.monotonic()
+        try:
+            select.select([proc.stdout.fileno()], [], [], min(SETTLE_SECONDS, self.timeout))
+            self._drain(proc.stdout.fileno())
+        finally:
+            self._settled += time.monotonic() - t0
 
     def fault_report(self) -> list[str]:
         """One line per kind of fault: the first occurrence, and how often it happened."""
