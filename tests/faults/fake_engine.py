@@ -21,7 +21,7 @@ MODES = {
     "hang": "answers hello, then never answers again (reads and ignores every request)",
     "hang-at-start": "never answers anything, not even hello",
     "crash": "exits with a message on stderr at the first act",
-    "log-stdout": "writes one log line on stdout before its first new_game reply, in every process",
+    "log-stdout": "writes one log line on stdout before its first new_game reply, in every process ($FAKE_LINE, default \"debug: new game starting\")",
     "log-once": "writes one log line on stdout before one new_game reply, once in the whole run",
     "log-at-start": "writes a log line on stdout as it starts, every time",
     "out-of-order": "answers two requests that arrive together in swapped order",
@@ -50,6 +50,9 @@ MODES = {
     "huge-field": "puts $FAKE_SIZE characters (default 5,000,000) in the field $FAKE_FIELD of its replies: "
                   "hello-name, hello-version, code, rule (of a refused act), state-phase (of every STATE), "
                   "action-type (of one legal action), distinct (a refusal message that differs each time)",
+    "hang-at": "answers the first $FAKE_AT requests of the whole run (count kept in $FAKE_MARKER), then only hello",
+    "plain": "the reference as it is (for a run that --budget stops)",
+    "crash-for-good": "exits at the first act, and from then on (a file $FAKE_MARKER says so) exits at once when started",
 }
 
 #: What the "escapes" engine says: screen clear, window title, hyperlink, carriage return, XML-forbidden, bidi.
@@ -89,6 +92,14 @@ def _counted(marker_var: str = "FAKE_MARKER") -> bool:
     count = int(Path(marker).read_text() or 0) + 1 if os.path.exists(marker) else 1
     Path(marker).write_text(str(count))
     return count == int(at)
+
+
+def _past(limit: int) -> bool:
+    """Whether this request comes after the first `limit` of the whole run (count in $FAKE_MARKER)."""
+    marker = Path(os.environ["FAKE_MARKER"])
+    count = int(marker.read_text() or 0) + 1 if marker.exists() else 1
+    marker.write_text(str(count))
+    return count > limit
 
 
 def _twice(out, cmd: str, reply: str) -> bool:
@@ -213,6 +224,9 @@ def main(mode: str) -> int:
     out = sys.stdout
     logged = False
     held: list[str] = []
+    if mode == "crash-for-good" and os.path.exists(os.environ["FAKE_MARKER"]):
+        print("fake engine: cannot start again (simulated)", file=sys.stderr)
+        return 134
     if mode == "log-at-start":
         out.write("engine starting up\n")
         out.flush()
@@ -221,6 +235,11 @@ def main(mode: str) -> int:
         cmd = req.get("cmd")
         if mode == "hang-at-start" or (mode == "hang" and cmd != "hello"):
             continue
+        if mode == "hang-at" and cmd != "hello" and _past(int(os.environ["FAKE_AT"])):
+            continue
+        if mode == "crash-for-good" and cmd == "act":
+            open(os.environ["FAKE_MARKER"], "w").close()
+            return 139
         if mode == "close-stdout" and cmd != "hello":
             out.close()
             os.close(1)
@@ -263,7 +282,7 @@ def main(mode: str) -> int:
             answer["options"].update(players="four", revolution=True)
             reply = json.dumps(answer) + "\n"
         if mode == "log-stdout" and cmd == "new_game" and not logged:
-            out.write("debug: new game starting\n")
+            out.write(os.environ.get("FAKE_LINE", "debug: new game starting") + "\n")
             logged = True
         if mode == "log-once" and cmd == "new_game" and not os.path.exists(os.environ["FAKE_MARKER"]):
             open(os.environ["FAKE_MARKER"], "w").close()
