@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .util import ProgressLine, Seconds, check_outputs, echo, project_here, run_inputs, write_output, write_outputs
+from .util import (ProgressLine, Seconds, bounded_line, check_outputs, echo, project_here, run_inputs, write_output,
+                   write_outputs)
 from ..errors import PresidentError
 
 if TYPE_CHECKING:
@@ -137,9 +138,10 @@ def _say_stop(run: "Run", name: str = "the engine") -> None:
     if stop is None:
         return
     if stop.kind == "handshake":
-        echo(f"Error: handshake with {name} failed: {stop.message} (see docs/protocol.md, hello)", err=True)
+        echo(bounded_line(f"Error: handshake with {name} failed: {stop.one_line()} (see docs/protocol.md, hello)"),
+             err=True)
     else:
-        echo(f"Error: {stop.message}", err=True)
+        echo(bounded_line(f"Error: {stop.one_line()}"), err=True)
 
 
 def _json_text(run: "Run", saved: list[Path]) -> str:

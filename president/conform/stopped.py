@@ -79,6 +79,11 @@ class Stop:
             out += f", at request {req['number']:,}" + (f" ({inert(str(req['cmd']), True)})" if req.get("cmd") else "")
         return out
 
+    def one_line(self) -> str:
+        """The message on one line: its first line, and its last (a crashed engine's last stderr line)."""
+        lines = [line.strip() for line in self.message.splitlines() if line.strip()] or [""]
+        return lines[0] + (f" {lines[-1]}" if len(lines) > 1 else "")
+
     def headline(self) -> str:
         """One line: `STOPPED (hang) in the lock-step phase, game 3, at request 1,234 (act)`."""
         return f"STOPPED ({self.kind}: {KIND_WORDS.get(self.kind, self.kind)}) {self.where()}"

@@ -98,7 +98,8 @@ def test_a_stopped_run_writes_every_report_with_the_stop(case, stopped):
     text = out.stdout + out.stderr
     assert out.returncode == 1 and "Traceback" not in text, text
     errors = [line for line in out.stderr.splitlines() if line.startswith("Error:")]
-    assert len(errors) == 1, out.stderr  # the stop, in one line
+    assert len(errors) == 1 and out.stderr.rstrip().splitlines()[-1] == errors[0], out.stderr  # the stop, one line
+    assert len(errors[0]) <= 500
     files = reports(folder)
     for path in files.values():
         assert path.exists() and path.stat().st_size < REPORT_BYTES, path
