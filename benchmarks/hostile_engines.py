@@ -9,8 +9,9 @@ from `--root` (the checkout whose conform is measured; the fake engines come fro
 writing --json, --junit, --cucumber-json and --html, and reports: the exit code, the peak RSS of the
 run (the largest of conform and the engines it waited for: `os.wait4`'s rusage), the wall time, the
 size of each report and of all four, the run's stop (the JSON's `stopped.kind`; `-` when it went to
-its end; `none` when no JSON was written), how many engine processes were left running, and the
-last line conform printed on stderr. A case's own `-k` or `-n` wins over the command line's. `--cap-mb` bounds the address space of the run (RLIMIT_AS), so that measuring an unbounded
+its end; `none` when no JSON was written) and the deviations it found, how many engine processes
+were left running, and the last line conform printed on stderr. A case's own `-k` or `-n` wins over
+the command line's. `--cap-mb` bounds the address space of the run (RLIMIT_AS), so that measuring an unbounded
 version cannot take the machine's memory.
 """
 from __future__ import annotations
@@ -68,13 +69,15 @@ def _alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def _stop(path: Path) -> str:
-    """The run's stop as its JSON report says (`-`: it went to its end; `none`: no JSON written)."""
+def _verdict(path: Path) -> tuple[str, object]:
+    """The run's stop as its JSON report says (`-`: it went to its end; `none`: no JSON written), and
+    how many deviations it found."""
     try:
-        stopped = json.loads(path.read_text()).get("stopped")
+        data = json.loads(path.read_text())
     except (OSError, ValueError):
-        return "none"
-    return stopped.get("kind", "?") if isinstance(stopped, dict) else "-"
+        return "none", "-"
+    stopped = data.get("stopped")
+    return (stopped.get("kind", "?") if isinstance(stopped, dict) else "-"), len(data.get("deviations") or [])
 
 
 def run_case(name: str, root: Path, games: int, cap_mb: int | None, limit: float,
@@ -120,7 +123,8 @@ def run_case(name: str, root: Path, games: int, cap_mb: int | None, limit: float
         lines = err.decode("utf-8", "replace").strip().splitlines()
         sizes = {k: (p.stat().st_size if p.exists() else None) for k, p in reports.items()}
         return {"case": name, "exit": "timeout" if timed_out else proc.returncode, "peak_mb": peak_kb / 1024,
-                "seconds": seconds, **sizes, "all": sum(v or 0 for v in sizes.values()), "stop": _stop(reports["json"]),
+                "seconds": seconds, **sizes, "all": sum(v or 0 for v in sizes.values()),
+                **dict(zip(("stop", "devs"), _verdict(reports["json"]))),
                 "orphans": len(orphans), "last": (lines[-1] if lines else "")[:160]}
 
 
@@ -144,7 +148,7 @@ def main() -> int:
     print(f"conform of {args.root}, -n {args.games}" + (f", -k {args.pattern}" if args.pattern else "")
           + (f", capped at {args.cap_mb} MB" if args.cap_mb else ""))
     print(f"{'case':<22}{'exit':>8}{'peak MB':>9}{'wall s':>8}{'json B':>10}{'junit B':>10}{'cucumber B':>11}"
-          f"{'html B':>9}{'all B':>10}  {'stop':<10}{'orphans':>8}  last line on stderr")
+          f"{'html B':>9}{'all B':>10}  {'stop':<10}{'devs':>5}{'orphans':>8}  last line on stderr")
     for name in args.cases or DEFAULT:  # each case in a process of its own: RUSAGE_CHILDREN is that case's peak only
         cmd = [sys.executable, __file__, "--one", name, "--root", str(args.root), "-n", str(args.games),
                "--limit", str(args.limit)] + (["--cap-mb", str(args.cap_mb)] if args.cap_mb else []) + (
@@ -152,7 +156,7 @@ def main() -> int:
         row = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1])
         print(f"{row['case']:<22}{row['exit']!s:>8}{row['peak_mb']:>9.0f}{row['seconds']:>8.1f}{row['json']!s:>10}"
               f"{row['junit']!s:>10}{row['cucumber']!s:>11}{row['html']!s:>9}{row['all']!s:>10}  {row['stop']:<10}"
-              f"{row['orphans']:>8}  {row['last'][:100]}", flush=True)
+              f"{row['devs']!s:>5}{row['orphans']:>8}  {row['last'][:100]}", flush=True)
     return 0
 
 
