@@ -105,12 +105,12 @@ def diff(old: Path, new: Path) -> None:
         click.echo(f"warning: {old} is a run of {before.engine_name}, {new} of {after.engine_name}", err=True)
     if before.spec_version != after.spec_version:
         click.echo(f"warning: {old} is of spec {before.spec_version}, {new} of spec {after.spec_version}", err=True)
-    for warning in stop_warnings(before, after, (str(old), str(new))):
-        click.echo(warning, err=True)
     changes = compare(before, after)
     click.echo(f"{old}: {len(before.deviations)} deviation(s); {new}: {len(after.deviations)} deviation(s)")
     for change in changes:
         click.echo(change.line())
     click.echo(summary(changes) if changes else "no deviation new, gone or changed")
+    for warning in stop_warnings(before, after, (str(old), str(new))):  # a stopped run was compared in part
+        click.echo(warning, err=True)
     if any(c.kind == NEW for c in changes):
         raise SystemExit(1)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..textsafe import inert
 from .saved import Report, SavedDeviation
 
 NEW, GONE, CHANGED = "new", "gone", "changed"
@@ -134,8 +135,8 @@ def _stops(old: Report, new: Report) -> list[Change]:
 
 def stop_warnings(old: Report, new: Report, names: tuple[str, str]) -> list[str]:
     """Which of the two runs stopped before its end: what it did not reach shows as gone (or not new)."""
-    return [f"warning: {name} is a run that stopped before its end ({rep.stopped.headline()}): what it did not "
-            "reach is not compared" for name, rep in zip(names, (old, new)) if rep.stopped is not None]
+    return [f"warning: {inert(name, strict=True)} is a run that stopped before its end ({rep.stopped.headline()}): "
+            "what it did not reach is not compared" for name, rep in zip(names, (old, new)) if rep.stopped is not None]
 
 
 def summary(changes: list[Change]) -> str:
