@@ -19,15 +19,16 @@ from typing import Any, Callable, Protocol, Sequence
 
 from ..errors import PresidentError
 from ..spec import MAX_LEGAL_ACTIONS
-from ..textsafe import engine_text, inert
+from ..textsafe import inert
 from .procs import TOKEN_VAR, end_group, new_token
+from .strays import STRAY_CHARS, StrayLines, settled, strays
 from .types import Reply
 from .reading import (MAX_REPLY_BYTES, NonJsonValue, OverBound, bound_reply, duplicate_action,
                       loads_strict, measure, shorten)
 
-__all__ = ["Client", "EngineDied", "EngineStartError", "EngineTimeout", "InProcessClient", "NonJsonValue",
+__all__ = ["STRAY_CHARS", "Client", "EngineDied", "EngineStartError", "EngineTimeout", "InProcessClient", "NonJsonValue",
            "ProtocolFault", "ProtocolViolation", "RunStopped", "SubprocessClient", "end_group", "loads_strict",
-           "open_client", "reference_command"]
+           "open_client", "reference_command", "settled", "strays"]
 
 DEFAULT_TIMEOUT = 5.0
 #: Consecutive timeouts after which the engine is declared hung and the run stops.
@@ -45,11 +46,6 @@ _STRAY_KINDS = frozenset({"unasked", "extra", "mismatched", "not-json", "not-obj
 #: Why a run stops (`RunStopped.kind`): the engine is hung, keeps crashing, keeps breaking the protocol,
 #: the budget is spent, its hello fails, it cannot be started, a worker stopped.
 STOP_KINDS = ("hang", "crash", "protocol", "budget", "handshake", "start", "worker", "stopped")
-#: How long `settle` waits for a late line (a second reply) before a divergence is judged, and how
-#: much of that waiting one client may spend in all (an engine that diverges often is not slowed more).
-SETTLE_SECONDS, SETTLE_TOTAL = 0.2, 10.0
-#: How many stray stdout lines a client keeps (`SubprocessClient.stray_lines`), each cut to `STRAY_CHARS`.
-STRAY_KEPT, STRAY_CHARS = 10, 200
 _REPLY_KEYS = {"hello": "protocol", "legal": "actions", "new_game": "state", "deal": "state", "act": "state",
                "state": "state"}
 
@@ -128,20 +124,6 @@ class Client(Protocol):
     def fault_report(self) -> list[str]: ...
 
 
-def settled(client: Client) -> int:
-    """`client.settle()` where the client has it (a late second reply becomes a `ProtocolFault`
-    now); then how many lines that answered no request the client has seen in the whole run."""
-    settle = getattr(client, "settle", None)
-    if settle is not None:
-        settle()
-    return strays(client)
-
-
-def strays(client: Client) -> int:
-    """How many lines that answered no request (a second reply, a log line) `client` has seen."""
-    return int(getattr(client, "stray_count", 0))
-
-
 class InProcessClient:
     """The reference engine (or any `Session`-like object with `handle`) called directly."""
 
@@ -188,7 +170,7 @@ def _times(k: int) -> str:
 _LIVE: "weakref.WeakSet[SubprocessClient]" = weakref.WeakSet()
 
 
-class SubprocessClient:
+class SubprocessClient(StrayLines):
     """An engine command speaking JSON lines on stdin/stdout; the last `STDERR_TAIL` bytes of its
     stderr are kept for the report.
 
@@ -323,22 +305,6 @@ class SubprocessClient:
         self._tails_seen.add(tail)
         return EngineDied(f"engine {what} ({state})" + (f"; stderr:\n{tail}" if tail else ""))
 
-    def request_at(self, reqs: Sequence[dict[str, Any]] | None = None, index: int | None = None) -> dict[str, Any] | None:
-        """`{"number": N, "cmd": ...}`: the request `reqs[index]` (by default the one a reply is due
-        to now) as the N-th this client sent, restarts included; None when there is none."""
-        reqs = self._batch if reqs is None else reqs
-        index = self._due if index is None else index
-        if not 0 <= index < len(reqs):
-            return None
-        return {"number": self.requests + index + 1, "cmd": engine_text(reqs[index].get("cmd"), 40)}
-
-    def _stray(self, line: bytes) -> None:
-        """Keep a stray stdout line (the first STRAY_KEPT, each cut and inert) with the request then due."""
-        if len(self.stray_lines) < STRAY_KEPT:
-            at = self.request_at() or {"number": self.requests, "cmd": None}
-            text = engine_text(bytes(line[:4 * STRAY_CHARS]).decode("utf-8", "replace"), STRAY_CHARS)
-            self.stray_lines.append({"request": at["number"], "cmd": at["cmd"], "line": text})
-
     def _fault(self, kind: str, message: str, line: bytes | None = None) -> ProtocolFault | RunStopped:
         """Record a protocol fault (the first of each kind is reported), stop the engine: its
         replies are out of step now. The same fault `hung_after` times in a row stops the run, and
@@ -363,25 +329,6 @@ class SubprocessClient:
                               f"request, in this run): {message} (fix the engine; see docs/protocol.md, Framing)",
                               "protocol", self.request_at(), self.stray_lines)
         return ProtocolFault(message + " (engine stopped; restarted for the next scenario or game)")
-
-    @property
-    def stray_count(self) -> int:
-        """Lines that answered no request in the whole run: a judgement made since may rest on a shifted reply."""
-        return self._unasked
-
-    def settle(self) -> None:
-        """Wait a little (`SETTLE_SECONDS`) for output nobody asked for: a second reply coming late may
-        have been taken for the reply to a later request. Called before a divergence is judged; such a
-        line is a `ProtocolFault` (the engine stopped), never a deviation."""
-        proc = self.proc
-        if proc is None or proc.stdout is None or self._settled >= SETTLE_TOTAL:
-            return
-        t0 = time.monotonic()
-        try:
-            select.select([proc.stdout.fileno()], [], [], min(SETTLE_SECONDS, self.timeout))
-            self._drain(proc.stdout.fileno())
-        finally:
-            self._settled += time.monotonic() - t0
 
     def fault_report(self) -> list[str]:
         """One line per kind of fault: the first occurrence, and how often it happened."""
