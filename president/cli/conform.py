@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .util import ProgressLine, Seconds, check_outputs, echo, project_here, run_inputs, write_output, write_outputs
+from .util import (ProgressLine, Seconds, bounded_line, check_outputs, echo, project_here, run_inputs, write_output,
+                   write_outputs)
 from ..errors import PresidentError
 
 if TYPE_CHECKING:
@@ -79,7 +80,9 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
     """Check an engine against every scenario of the spec, then in lock-step with the reference.
 
     Exit codes: 0 the engine conforms (nothing failed, was blocked or errored); 1 it does not, or
-    the run had to stop (engine hung, --budget spent); 2 usage error; 3 the toolkit failed, not
+    the run had to stop (an engine error: hung, crashing, breaking the protocol, a failed hello,
+    --budget spent; every report is still written, with what was learnt before the stop and the
+    stop itself); 2 usage error (also an engine command that cannot be started); 3 the toolkit failed, not
     your engine (a bug of president inside a scenario, a game or the diagnosis: that item was
     skipped, every report was still written, each error and its trace saved in
     <report>.toolkit-errors/). See docs/conformance.md.
@@ -124,8 +127,21 @@ def conform(engines: tuple[str, ...], games: int, seed: int, patterns: tuple[str
         raise click.ClickException(str(exc)) from None
     if saved:
         echo(f"toolkit errors: each one's traceback and trace saved in {saved[0].parent}", err=True)
+    _say_stop(run)
     if run.exit_code:
         raise SystemExit(run.exit_code)
+
+
+def _say_stop(run: "Run", name: str = "the engine") -> None:
+    """A stopped run's one error line on stderr (its reports, written already, say the rest)."""
+    stop = run.stopped
+    if stop is None:
+        return
+    if stop.kind == "handshake":
+        echo(bounded_line(f"Error: handshake with {name} failed: {stop.one_line()} (see docs/protocol.md, hello)"),
+             err=True)
+    else:
+        echo(bounded_line(f"Error: {stop.one_line()}"), err=True)
 
 
 def _json_text(run: "Run", saved: list[Path]) -> str:
@@ -189,7 +205,6 @@ def _run_or_exit(engine: str | None, name: str = "the engine", spec_path: Path |
     engine); a bug of the toolkit outside any item exits 3 (the toolkit failed, not the engine)."""
     from ..protocol.client import EngineStartError
     from ..conform.api import NoScenario, run
-    from ..conform.runner import HandshakeError
     from ..resources import default_spec_path
 
     bar = ProgressLine()
@@ -199,8 +214,6 @@ def _run_or_exit(engine: str | None, name: str = "the engine", spec_path: Path |
         raise click.UsageError(str(exc)) from None
     except EngineStartError as exc:
         raise click.BadParameter(str(exc), param_hint="--engine") from None
-    except HandshakeError as exc:
-        raise click.ClickException(f"handshake with {name} failed: {exc} (see docs/protocol.md, hello)") from None
     except PresidentError as exc:
         raise click.ClickException(str(exc)) from None
     except Exception as exc:  # a bug of president outside any item: no verdict on the engine
@@ -218,8 +231,9 @@ def _side_by_side(engines: tuple[str, ...], json_path: Path | None, html_path: P
     """Several engines: each one's first screen, then one clause x engine table (text, --json, --html)."""
     from ..conform.matrix import matrix, matrix_html, matrix_text
     runs = [_run_or_exit(engine, engine, root=project_here(), **kwargs) for engine in engines]
-    for run in runs:
+    for engine, run in zip(engines, runs):
         echo(run.summary() + "\n")
+        _say_stop(run, engine)
     table = matrix(runs)
     echo(matrix_text(table))
     try:

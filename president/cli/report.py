@@ -99,7 +99,7 @@ def diff(old: Path, new: Path) -> None:
     Deviations are matched by clause and by what differs, not by their place in the list.
     Exit 1 when a deviation (or a scenario or lock-step error) is new, 0 otherwise, 2 on a bad file.
     """
-    from ..conform.diff import NEW, diff as compare, summary
+    from ..conform.diff import NEW, diff as compare, stop_warnings, summary
 
     before, after = _load(old), _load(new)
     old_name, new_name = inert(str(old), strict=True), inert(str(new), strict=True)
@@ -113,5 +113,7 @@ def diff(old: Path, new: Path) -> None:
     for change in changes:
         click.echo(change.line())
     click.echo(summary(changes) if changes else "no deviation new, gone or changed")
+    for warning in stop_warnings(before, after, (str(old), str(new))):  # a stopped run was compared in part
+        click.echo(warning, err=True)
     if any(c.kind == NEW for c in changes):
         raise SystemExit(1)

@@ -18,12 +18,15 @@ the diagnosis as a whole) costs that phase: the run still returns, with the erro
 from __future__ import annotations
 
 import shlex
+import time
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from ..errors import PresidentError
 from ..spec import Spec, load_spec
 from .report import Run
+from .runner import HandshakeError
+from .stopped import DIAGNOSIS_AFTER_STOP, Stop
 from .toolkit import ToolkitError, guard
 
 Progress = Callable[[str, int, int], None]
@@ -81,6 +84,41 @@ def _spec(spec: Spec | str | Path | None) -> Spec:
     return load_spec(spec)
 
 
+class _Offline:
+    """The engine as the diagnosis sees it once the run has stopped: no request is sent (no
+    shrinking), and the fit has `DIAGNOSIS_AFTER_STOP` seconds of its own."""
+
+    label = "stopped"
+
+    def __init__(self) -> None:
+        self.deadline = time.monotonic() + DIAGNOSIS_AFTER_STOP
+
+
+def _diagnose(results: list, lock: Any, options: dict, rules: Any, client: Any, shrink: float,
+              titles: Callable[[str], str], errors: list[ToolkitError],
+              stop: Stop | None) -> tuple[Any, Any, Stop | None]:
+    """Deviations and the fitted variant; after a stop (or once the budget runs out in here), from
+    what was learnt, without the engine. Returns them with the stop, if any."""
+    from ..protocol.client import RunStopped
+    from .verdict import diagnose_fit
+
+    if stop is None:
+        try:
+            with guard("diagnosis", "fit, deviations and shrinking", errors):
+                deviations, fitted = diagnose_fit(results, lock, options, rules, client, shrink, titles)
+                return deviations, fitted, None
+            return None, None, None  # a toolkit error cost the diagnosis
+        except RunStopped as exc:  # the budget ran out while diagnosing: diagnosed again, offline
+            stop = Stop.of(exc, "diagnosis")
+    try:
+        with guard("diagnosis", "fit and deviations of what was learnt before the stop", errors):
+            deviations, fitted = diagnose_fit(results, lock, options, rules, _Offline(), 0, titles)  # type: ignore[arg-type]
+            return deviations, fitted, stop
+    except RunStopped:  # even that took too long: the verdicts of the scenarios and games alone
+        pass
+    return None, None, stop
+
+
 def run(engine: Engine = None, *, spec: Spec | str | Path | None = None, games: int = 200, seed: int = 0,
         jobs: int = 1, budget: float | None = None, patterns: Sequence[str] = (), timeout: float = 5.0,
         hung_after: int = 3, shrink: float = 8.0, lang: str = "en", root: Path | None = None,
@@ -96,16 +134,19 @@ def run(engine: Engine = None, *, spec: Spec | str | Path | None = None, games: 
     `shrink` seconds per deviation for its minimal scenario (0: none); `lang` runs the scenarios of
     `root`/features/<lang>/ and titles the clauses in that language; `cluster` runs the scenarios
     and games on the Dask cluster whose scheduler it names, as `jobs` would (the engine command
-    must run on every worker). A worker lost twice costs its items: toolkit errors. Raises `RunStopped` (engine
-    hung, budget spent, engine not startable) and `HandshakeError` (no valid hello)."""
+    must run on every worker). A worker lost twice costs its items: toolkit errors.
+
+    A run that has to stop (engine hung, crashing, breaking the protocol, its hello failing, budget
+    spent) still returns: `Run.stopped` says why and where (`stopped.Stop`), and the results are
+    those reached before the stop. Raises `EngineStartError` (the engine cannot be started at all)."""
     from ..game.engine import Ruleset
-    from ..protocol.client import Client, InProcessClient, open_client
+    from ..protocol.client import Client, InProcessClient, RunStopped, open_client
     from ..scenarios.model import build_scenarios
     from .diagnose import SchemaSampler
     from .jobs import lost_scenario, run_parallel, worker_errors
-    from .lockstep import run_lockstep
+    from .lockstep import merge, run_lockstep
     from .runner import handshake, is_ai, run_scenario, select
-    from .verdict import diagnose_fit, protocol_notes
+    from .verdict import protocol_notes
 
     the_spec = _spec(spec)
     patterns = tuple(patterns)
@@ -119,37 +160,59 @@ def run(engine: Engine = None, *, spec: Spec | str | Path | None = None, games: 
     errors: list[ToolkitError] = []  # outside any item: a phase of the run
     client = factory()
     lock = deviations = fitted = None
+    results: list = []
+    hello: dict | None = None
+    ai_run = True
+    stop: Stop | None = None
     try:
-        hello = handshake(client)
-        options = hello.get("options") or {}
+        try:
+            hello = handshake(client)
+        except HandshakeError as exc:
+            stop = Stop.of(exc, "handshake", kind="handshake", request={"number": 1, "cmd": "hello"})
+        options = (hello or {}).get("options") or {}
         ai_run = bool(options.get("ai"))
-        if lang == "en":
-            validate = SchemaSampler()
-            chosen = [sc for sc in select(build_scenarios(the_spec), patterns) if ai_run or not is_ai(sc)]
-            results = run_parallel(chosen, lambda engine, sc: run_scenario(engine, sc, options, validate, the_spec),
-                                   client, jobs, factory, lambda n: progress("scenarios", n, len(chosen)),
-                                   cluster=cluster, connect_timeout=connect_timeout, lost=lost_scenario,
-                                   what="scenarios", least=60)
-        else:  # the scenarios as read back from features/<lang>/ (president.conform.localized)
-            from ..resources import packaged_root
-            from .localized import run_localized
-            from .runner import is_ai_result
-            results = [r for r in run_localized(client, the_spec, lang, patterns, options, root or packaged_root())
-                       if ai_run or not is_ai_result(r)]
         declared = {k for k, v in options.items() if k not in ("players", "deals", "seed", "ai")}
-        if games > 0:
-            with guard("lockstep", f"{games} games, seed {seed}", errors):
-                lock = run_lockstep(the_spec, client, games, seed, options=options, declared=declared,
-                                    progress=lambda g: progress("lock-step games", g, games), jobs=jobs,
-                                    factory=factory, cluster=cluster, connect_timeout=connect_timeout)
+        if stop is None:
+            try:
+                if lang == "en":
+                    validate = SchemaSampler()
+                    chosen = [sc for sc in select(build_scenarios(the_spec), patterns) if ai_run or not is_ai(sc)]
+                    results = run_parallel(chosen, lambda engine, sc: run_scenario(engine, sc, options, validate,
+                                                                                   the_spec),
+                                           client, jobs, factory, lambda n: progress("scenarios", n, len(chosen)),
+                                           cluster=cluster, connect_timeout=connect_timeout, lost=lost_scenario,
+                                           what="scenarios", least=60)
+                else:  # the scenarios as read back from features/<lang>/ (president.conform.localized)
+                    from ..resources import packaged_root
+                    from .localized import run_localized
+                    from .runner import is_ai_result
+                    chosen = []
+                    results = [r for r in run_localized(client, the_spec, lang, patterns, options,
+                                                        root or packaged_root()) if ai_run or not is_ai_result(r)]
+            except RunStopped as exc:  # the scenarios run before the stop keep their verdicts
+                results = list(exc.partial or [])
+                at = chosen[exc.item].id if exc.item is not None and exc.item < len(chosen) else None
+                stop = Stop.of(exc, "scenarios", f"scenario {at}" if at else None)
+        if stop is None and games > 0:
+            t0 = time.perf_counter()
+            try:
+                with guard("lockstep", f"{games} games, seed {seed}", errors):
+                    lock = run_lockstep(the_spec, client, games, seed, options=options, declared=declared,
+                                        progress=lambda g: progress("lock-step games", g, games), jobs=jobs,
+                                        factory=factory, cluster=cluster, connect_timeout=connect_timeout)
+            except RunStopped as exc:  # the games played before the stop keep their verdicts
+                lock = merge(list(exc.partial or []), declared)
+                lock.jobs, lock.seconds = (jobs if cluster is None else 1), time.perf_counter() - t0
+                stop = Stop.of(exc, "lock-step", f"game {exc.item}" if exc.item is not None else None)
         progress("diagnosis", 0, 0)
-        with guard("diagnosis", "fit, deviations and shrinking", errors):
-            deviations, fitted = diagnose_fit(results, lock, options, Ruleset.from_spec(the_spec), client, shrink,
-                                              clause_titles(lang, root))
+        if results or lock is not None:
+            deviations, fitted, stop = _diagnose(results, lock, options, Ruleset.from_spec(the_spec), client,
+                                                 shrink, clause_titles(lang, root), errors, stop)
     finally:
         client.close()
     label = client.label or command or "reference"
     out = Run(the_spec, results, lock, hello, label, deviations or [], protocol_notes(results, lock), ai_run, fitted)
+    out.stopped = stop
     out.faults = list(client.fault_report())
     out.worker_errors = worker_errors(results, lock)  # items a lost worker took with it: no verdict on them
     out.toolkit_errors = ([r.toolkit_error for r in results if r.toolkit_error is not None]

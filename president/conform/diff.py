@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..textsafe import inert
 from .saved import Report, SavedDeviation
 
 NEW, GONE, CHANGED = "new", "gone", "changed"
@@ -113,8 +114,29 @@ def diff(old: Report, new: Report) -> list[Change]:
     lock_old, lock_new = old.lockstep, new.lockstep
     if lock_new is not None and lock_new.errors and not (lock_old is not None and lock_old.errors):
         changes.append(Change(NEW, "lock-step", f"{lock_new.errors} engine error(s) in {lock_new.games} games"))
+    changes += _stops(old, new)
     order = {NEW: 0, CHANGED: 1, GONE: 2}
     return sorted(changes, key=lambda c: order[c.kind])
+
+
+def _stops(old: Report, new: Report) -> list[Change]:
+    """A run that now stops (an engine error: hung, crashing, breaking the protocol...) is new; one
+    that no longer stops is gone; another reason to stop is a change."""
+    was, now = old.stopped, new.stopped
+    if now is not None and was is None:
+        return [Change(NEW, "run", f"the run now stops: {now.headline()}: {now.message}")]
+    if was is not None and now is None:
+        return [Change(GONE, "run", f"the run no longer stops (it stopped: {was.headline()})")]
+    if was is not None and now is not None and was.kind != now.kind:
+        return [Change(CHANGED, "run", f"the run stops for another reason: {now.headline()}: {now.message}",
+                       details=[f"stop: {was.kind} -> {now.kind}"])]
+    return []
+
+
+def stop_warnings(old: Report, new: Report, names: tuple[str, str]) -> list[str]:
+    """Which of the two runs stopped before its end: what it did not reach shows as gone (or not new)."""
+    return [f"warning: {inert(name, strict=True)} is a run that stopped before its end ({rep.stopped.headline()}): "
+            "what it did not reach is not compared" for name, rep in zip(names, (old, new)) if rep.stopped is not None]
 
 
 def summary(changes: list[Change]) -> str:

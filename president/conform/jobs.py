@@ -47,6 +47,10 @@ MAX_BATCH = 100
 class WorkerFailed(RunStopped):
     """A worker stopped: its engine hung, its budget was spent, or it crashed."""
 
+    def __init__(self, message: str, kind: str = "worker", request: dict[str, Any] | None = None,
+                 lines: Sequence[dict[str, Any]] = ()):
+        super().__init__(message, kind, request, lines)
+
 
 def partition(n: int, jobs: int) -> list[list[int]]:
     """Item numbers 0..n-1 split over `jobs` workers: item i goes to worker i % jobs."""
@@ -67,10 +71,14 @@ def run_parallel(items: Sequence[T], work: Work, client: Client, jobs: int = 1,
         return _on_cluster(items, work, factory, cluster, connect_timeout, progress, what, least)
     if jobs <= 1 or factory is None or len(items) <= 1:
         out = []
-        for item in items:
-            out.append(work(client, item))
-            if progress:
-                progress(len(out))
+        try:
+            for item in items:
+                out.append(work(client, item))
+                if progress:
+                    progress(len(out))
+        except RunStopped as exc:  # what was done before the stop is kept (`RunStopped.partial`)
+            exc.partial, exc.item = list(out), len(out)
+            raise
         return out
     return _Forked(items, work, factory, progress, lost, what).run(client, jobs)
 
@@ -165,8 +173,8 @@ def _worker(factory: Callable[[], Client], work: Work, items: Sequence[Any], sha
         for i in share:
             outbox.put(("item", i, work(client, items[i])))
         outbox.put(("end", None, None))
-    except RunStopped as exc:
-        outbox.put(("stopped", None, str(exc)))
+    except RunStopped as exc:  # sent whole: its kind, request and stray lines too
+        outbox.put(("stopped", None, exc))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent, which stops the run
         outbox.put(("crashed", None, f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=3)}"))
     finally:
@@ -232,6 +240,9 @@ class _Forked:
                 self._collect(0)
             while any(not w.ended for w in self.workers):
                 self._collect(POLL)
+        except RunStopped as exc:  # the items done before the stop are kept, in item order
+            exc.partial = [self.results[i] for i in sorted(self.results)]
+            raise
         finally:
             for w in self.workers:
                 w.stop()
@@ -263,8 +274,10 @@ class _Forked:
                 elif kind == "end":
                     w.ended = w.finished = True
                     break
+                elif kind == "stopped":
+                    raise value if isinstance(value, RunStopped) else WorkerFailed(str(value))
                 else:
-                    raise WorkerFailed(value if kind == "stopped" else f"a worker process crashed: {value}")
+                    raise WorkerFailed(f"a worker process crashed: {value}")
             if not w.ended and (closed or not w.proc.is_alive() and not w.conn.poll()):
                 self._lost(w, _death(w.proc))
 

@@ -23,13 +23,14 @@ import time
 from typing import Any, Callable
 
 from ..game.engine import Ruleset
-from ..protocol.client import Client
+from ..protocol.client import Client, ProtocolViolation, settled, strays
 from ..spec import Spec
 from ..cluster import DEFAULT_CONNECT_TIMEOUT
 from .games import Game, Table, game_config, random_hands
 from .jobs import lost_game, run_parallel
 from .records import Divergence, GameRecord, LockstepResult, Showing
 from .toolkit import Deadline, guard
+from .trace import Trace
 
 #: Lock-step games per cluster batch at least: a game takes ~30 ms against the reference, starting it ~0.3 s.
 GAMES_PER_BATCH = 20
@@ -55,8 +56,9 @@ def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
 
     def work(engine: Client, number: int) -> GameRecord:
         game = Game(table, engine, number, seed * 1_000_003 + number)
+        stray = strays(engine)
         with guard("game", f"game {number} (seed {game.rec.seed})", trace=game.rec.trace) as box:
-            return game.play()
+            return unshifted(game.play(), engine, stray)
         game.rec.toolkit_error = box.failed  # a toolkit bug costs this game, not the run
         game.rec.unfinished = f"toolkit error: {box.failed.error}"[:200] if box.failed else "toolkit error"
         engine.restart()  # the engine may be mid-game: start it afresh for the next one
@@ -71,6 +73,23 @@ def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
     result.jobs = jobs if factory is not None else 1
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def unshifted(rec: GameRecord, engine: Client, stray: int) -> GameRecord:
+    """The game, or (when a line that answered no request came while it was played: a second reply,
+    which may have been taken for a later request's) an engine error with no verdict and no trace.
+    A game that diverged waits for such a line a moment first (`settle`)."""
+    try:
+        if any(d.kind != "error" for d in rec.divergences):
+            settled(engine)
+    except ProtocolViolation:
+        engine.restart()
+    if strays(engine) <= stray:
+        return rec
+    why = "a line on stdout answered no request during this game (a second reply?): no verdict on its replies"
+    return GameRecord(rec.number, rec.seed, Trace(f"game {rec.number}"), requests=rec.requests, unfinished=why,
+                      divergences=[Divergence(rec.number, rec.seed, 0, {}, f"ProtocolFault: {why}", kind="error",
+                                              clause="protocol")])
 
 
 def merge(records: list[GameRecord], declared: set[str]) -> LockstepResult:

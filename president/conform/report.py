@@ -19,6 +19,7 @@ from ..textsafe import inert, xml_text
 from .lockstep import LockstepResult
 from .messages import share_messages
 from .runner import Outcome, ScenarioResult, clause_outcomes, is_ai_result, totals
+from .stopped import Stop, html_rows, junit_case
 from .toolkit import ToolkitError
 from .verdict import Deviation
 
@@ -51,6 +52,7 @@ class Run:
     faults: list[str] = field(default_factory=list)  # protocol faults (one line per kind)
     toolkit_errors: list[ToolkitError] = field(default_factory=list)  # the toolkit's own bugs (each cost one item)
     worker_errors: list[str] = field(default_factory=list)  # items a lost --jobs/--cluster worker took with it
+    stopped: Stop | None = None  # why and where the run had to stop (None: it went to its end)
 
     @property
     def scenario_results(self) -> list[ScenarioResult]:
@@ -58,15 +60,16 @@ class Run:
 
     @property
     def ok(self) -> bool:
-        """The engine conforms: nothing failed, was blocked or errored, no fault, no toolkit error."""
-        return not (self.failing or self.faults or self.toolkit_errors)
+        """The engine conforms: nothing failed, was blocked or errored, no fault, no toolkit error, no stop."""
+        return not (self.failing or self.faults or self.toolkit_errors or self.stopped)
 
     @property
     def exit_code(self) -> int:
-        """3 when the toolkit failed (the verdict is incomplete), else 1 when the engine fails, else 0."""
+        """3 when the toolkit failed (the verdict is incomplete), else 1 when the engine fails or the run
+        had to stop (an engine error: `stopped`), else 0."""
         if self.toolkit_errors:
             return EXIT_TOOLKIT
-        return EXIT_FAIL if self.failing or self.faults else EXIT_OK
+        return EXIT_FAIL if self.failing or self.faults or self.stopped else EXIT_OK
 
     def summary(self) -> str:
         """A short text: the first screen (root causes, fitted variant, totals) and any toolkit error."""
@@ -226,6 +229,8 @@ def first_screen(run: Run) -> list[str]:
     """The engine, one line per root cause (ranked by blocked scenarios, then divergent games), the
     fitted variant with its hello.options line, what is only partly explained, and the totals."""
     out = [cut(f"engine: {run.engine}", LINE)] if run.engine else []
+    if run.stopped is not None:
+        out += [cut(line, LINE) for line in run.stopped.text_lines()]
     if run.deviations:
         out.append("root causes, by blocked scenarios and divergent games:")
         out += root_cause_lines(run)
@@ -345,6 +350,7 @@ def json_report(run: Run) -> dict[str, Any]:
         "failing": run.failing,
         "ok": run.ok,
         "exit_code": run.exit_code,
+        "stopped": run.stopped.as_dict() if run.stopped is not None else None,
         "protocol_faults": list(run.faults),
         "toolkit_errors": [{k: v for k, v in e.to_json().items() if k != "trace"} for e in run.toolkit_errors],
         "worker_errors": list(run.worker_errors),
@@ -396,6 +402,8 @@ def junit_xml(run: Run) -> str:
             ET.SubElement(case, tag, message=f"{lock.failed} divergent game(s), {lock.errors} error(s)").text = "\n".join(
                 f"game {d.game} seed {d.seed} request {d.index} [{d.clause}] {d.message}" for d in lock.divergences[:50]
             ) or first.message
+    if run.stopped is not None:
+        junit_case(suite, run.stopped)
     return ET.tostring(_xml_safe(suite), encoding="unicode", xml_declaration=True) + "\n"
 
 
@@ -497,4 +505,5 @@ def annotated_sheet_html(run: Run, lang: str, lines: SheetLines | None = None, d
             ".blocked .mark,.variant .mark{background:#c80;color:#fff}"
             ".untested .mark{background:#999;color:#fff}.mark{padding:0 .3em;border-radius:3px;font:12px monospace}"
             "</style></head><body>\n"
-            f'<p dir="ltr">{html.escape(summary)}</p>\n' + "\n".join(rows) + "\n</body></html>\n")
+            f'<p dir="ltr">{html.escape(summary)}</p>\n'
+            + "\n".join((html_rows(run.stopped) if run.stopped is not None else []) + rows) + "\n</body></html>\n")

@@ -19,7 +19,7 @@ from typing import Any, Iterable
 
 from ..scenarios.model import MalformedReply, Mismatch, Scenario, ScenarioRun, build_scenarios, missing_requirement
 from ..spec import Spec
-from ..protocol.client import Client, InProcessClient, ProtocolViolation, RunStopped
+from ..protocol.client import Client, InProcessClient, ProtocolViolation, RunStopped, settled, strays
 from ..scenarios.sizes import is_refused_start, movable_reason, native_players, sized
 from .diagnose import Evidence, Finding, SchemaSampler
 from .replay import root_cause
@@ -161,7 +161,7 @@ def run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None = 
         client.restart()
         handshake(client)
     except (ProtocolViolation, HandshakeError) as again:
-        raise RunStopped(f"the engine could not be restarted after a toolkit error: {again}") from None
+        raise RunStopped(f"the engine could not be restarted after a toolkit error: {again}", "crash") from None
     return res
 
 
@@ -179,6 +179,7 @@ def _run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None, 
         res.steps = [(op.kind, op.text, "skipped") for op in sc.ops]
         return res
     t0 = time.perf_counter()
+    stray = strays(client)
     # a scenario tests its own clause: where the engine can start from a position, it starts from
     # the spec's opening one (who leads first is tested by the setup scenarios alone)
     run = ScenarioRun(client, validate=validate,
@@ -206,7 +207,8 @@ def _run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None, 
             client.restart()
             handshake(client)
         except (ProtocolViolation, HandshakeError) as again:  # it will not come back: stop the run
-            raise RunStopped(f"the engine could not be restarted after {type(exc).__name__}: {again}") from None
+            raise RunStopped(f"the engine could not be restarted after {type(exc).__name__}: {again}",
+                             "crash") from None
     except RunStopped:  # hung engine, spent budget: the whole run stops
         raise
     except Exception as exc:
@@ -226,6 +228,8 @@ def _run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None, 
     res.seconds = time.perf_counter() - t0
     res.reasons, res.notes = run.reasons, run.notes
     res.trace = Trace(sc.id, steps=list(run.sent))
+    if _shifted(client, res, stray):
+        res.trace = Trace(sc.id)  # no verdict rests on its replies, nor any deviation the fit would find
     res.sent = res.trace.steps  # the replies as the trace keeps them (a long legal list compactly)
     if res.outcome == Outcome.PASS:
         res.step = ""
@@ -233,6 +237,33 @@ def _run_scenario(client: Client, sc: Scenario, options: dict[str, Any] | None, 
     res.steps = [(op.kind, op.text, "passed" if i < done else (status if i == done else "skipped"))
                  for i, op in enumerate(sc.ops)]
     return res
+
+
+def _shifted(client: Client, res: ScenarioResult, stray: int) -> bool:
+    """Whether a line that answered no request (a second reply) came during the scenario, so that a
+    reply it judged may be another request's: then it is an error (a protocol fault), never a fail.
+    A divergence waits for such a line a moment first (`settle`)."""
+    fault = ""
+    try:
+        if res.outcome in (Outcome.FAIL, Outcome.BLOCKED):
+            settled(client)
+    except ProtocolViolation as exc:  # the late line came: the engine is stopped, and started afresh
+        fault = f": {type(exc).__name__}: {exc}"
+        try:
+            client.restart()
+            handshake(client)
+        except (ProtocolViolation, HandshakeError) as again:
+            raise RunStopped(f"the engine could not be restarted after {type(exc).__name__}: {again}",
+                             "crash") from None
+    if strays(client) <= stray:
+        return False
+    if res.outcome != Outcome.ERROR:
+        res.outcome, res.details = Outcome.ERROR, res.message
+        res.message = ("a line on stdout answered no request during this scenario (a second reply?): its "
+                       f"replies may be another request's, so it has no verdict{fault}")
+    res.root = res.evidence = None
+    res.blocked_by = ""
+    return True
 
 
 def is_ai(sc: Scenario) -> bool:

@@ -518,6 +518,15 @@ class Report:
         return SavedFit(tuple(fit["variant"].items()), fit["line"] or "", bool(fit["divergent_steps"]), partly)
 
     @property
+    def stopped(self) -> Any:
+        """Why and where the run had to stop (`stopped.Stop`), None when it went to its end (or was
+        saved before reports kept it)."""
+        from .stopped import Stop
+
+        saved = self.data.get("stopped")
+        return Stop.from_dict(saved) if isinstance(saved, dict) else None
+
+    @property
     def protocol_faults(self) -> list[str]:
         return [self.text_of(f) for f in self.data.get("protocol_faults") or []]
 
@@ -530,7 +539,7 @@ class Report:
                         notes=notes, ai_run=self.offers_ai, fit=self.fit,
                         saved_clauses={cid: {**c, "reasons": [self.text_of(x) for x in c["reasons"]]}
                                        for cid, c in self.data["clauses"].items()},
-                        saved_failing=self.failing)
+                        saved_failing=self.failing, stopped=self.stopped)
 
     def text(self, verbose: bool = False) -> str:
         """The text report, as `president conform` printed it (in English)."""

@@ -117,7 +117,7 @@ class Deadline:
     def check(self) -> None:
         if self.at is not None and time.monotonic() >= self.at:
             raise RunStopped("the run used its whole time budget; stopped in the diagnosis "
-                             "(give it more time, or play fewer games)")
+                             "(give it more time, or play fewer games)", "budget")
 
 
 NO_DEADLINE = Deadline()

@@ -21,13 +21,14 @@ from ..errors import PresidentError
 from ..spec import MAX_LEGAL_ACTIONS
 from ..textsafe import inert
 from .procs import TOKEN_VAR, end_group, new_token
+from .strays import STRAY_CHARS, StrayLines, settled, strays
 from .types import Reply
 from .reading import (MAX_REPLY_BYTES, NonJsonValue, OverBound, bound_reply, duplicate_action,
                       loads_strict, measure, shorten)
 
-__all__ = ["Client", "EngineDied", "EngineStartError", "EngineTimeout", "InProcessClient", "NonJsonValue",
+__all__ = ["STRAY_CHARS", "Client", "EngineDied", "EngineStartError", "EngineTimeout", "InProcessClient", "NonJsonValue",
            "ProtocolFault", "ProtocolViolation", "RunStopped", "SubprocessClient", "end_group", "loads_strict",
-           "open_client", "reference_command"]
+           "open_client", "reference_command", "settled", "strays"]
 
 DEFAULT_TIMEOUT = 5.0
 #: Consecutive timeouts after which the engine is declared hung and the run stops.
@@ -42,6 +43,9 @@ DRIP_SECONDS = 1.0
 #: What each command's successful reply must hold (a cheap check that a reply fits its request).
 #: Faults that show a line answering no request (unasked, extra, out of step, a log line).
 _STRAY_KINDS = frozenset({"unasked", "extra", "mismatched", "not-json", "not-object"})
+#: Why a run stops (`RunStopped.kind`): the engine is hung, keeps crashing, keeps breaking the protocol,
+#: the budget is spent, its hello fails, it cannot be started, a worker stopped.
+STOP_KINDS = ("hang", "crash", "protocol", "budget", "handshake", "start", "worker", "stopped")
 _REPLY_KEYS = {"hello": "protocol", "legal": "actions", "new_game": "state", "deal": "state", "act": "state",
                "state": "state"}
 
@@ -70,11 +74,33 @@ class ProtocolFault(ProtocolViolation):
 
 
 class RunStopped(PresidentError):
-    """The run cannot go on: the engine cannot be started, is hung, or the time budget is spent."""
+    """The run cannot go on: the engine cannot be started, is hung, or the time budget is spent.
+
+    `kind` says which (`STOP_KINDS`); `request` is the request it stopped at, `{"number": N, "cmd":
+    ...}` (N counts the requests this client sent, restarts included), None when no request was
+    waiting; `lines` are the stray stdout lines that stopped it (a protocol fault), bounded and inert.
+    Where work was split into items (`conform.jobs.run_parallel`), `partial` holds the results of the
+    items done before the stop, in item order, and `item` the index of the one it stopped in (None:
+    not known, another worker's)."""
+
+    partial: list[Any] | None = None
+    item: int | None = None
+
+    def __init__(self, message: str, kind: str = "stopped", request: dict[str, Any] | None = None,
+                 lines: Sequence[dict[str, Any]] = ()):
+        super().__init__(message)
+        self.kind, self.request, self.lines = kind, request, list(lines)
+
+    def __reduce__(self) -> Any:  # kept across a --jobs worker's pipe
+        return (type(self), (str(self), self.kind, self.request, self.lines))
 
 
 class EngineStartError(RunStopped):
     """The engine command cannot be run at all (not found, not executable, empty)."""
+
+    def __init__(self, message: str, kind: str = "start", request: dict[str, Any] | None = None,
+                 lines: Sequence[dict[str, Any]] = ()):
+        super().__init__(message, kind, request, lines)
 
 
 class Client(Protocol):
@@ -144,7 +170,7 @@ def _times(k: int) -> str:
 _LIVE: "weakref.WeakSet[SubprocessClient]" = weakref.WeakSet()
 
 
-class SubprocessClient:
+class SubprocessClient(StrayLines):
     """An engine command speaking JSON lines on stdin/stdout; the last `STDERR_TAIL` bytes of its
     stderr are kept for the report.
 
@@ -185,6 +211,11 @@ class SubprocessClient:
         self._err = bytearray()  # the last STDERR_TAIL bytes of stderr since the last (re)start
         self._err_total = 0
         self._tails_seen: set[str] = set()
+        #: The stray stdout lines seen (the first STRAY_KEPT): `{"request": N, "cmd": ..., "line": ...}`.
+        self.stray_lines: list[dict[str, Any]] = []
+        self._batch: Sequence[dict[str, Any]] = ()  # the requests being answered, and which one is due
+        self._due = 0
+        self._settled = 0.0  # seconds spent in `settle`
         self._token = new_token()  # inherited by whatever the engine starts: found and ended with it
         self._pidfd = -1
         if not self.argv or not self.argv[0]:
@@ -267,13 +298,14 @@ class SubprocessClient:
                                   f"{_times(self._timeouts)} (last request {reqs[index].get('cmd')!r}); "
                                   "stopped (an engine "
                                   "answers every request on stdout until quit; fix the engine, see docs/protocol.md)"
-                                  + (f"; its stderr ends: {tail.splitlines()[-1][:200]}" if tail else ""))
+                                  + (f"; its stderr ends: {tail.splitlines()[-1][:200]}" if tail else ""),
+                                  "hang" if code is None else "crash", self.request_at(reqs, index))
         if tail in self._tails_seen:  # the same crash again: its stderr was shown already
             return EngineDied(f"engine {what} ({state}; same stderr as before)")
         self._tails_seen.add(tail)
         return EngineDied(f"engine {what} ({state})" + (f"; stderr:\n{tail}" if tail else ""))
 
-    def _fault(self, kind: str, message: str) -> ProtocolFault | RunStopped:
+    def _fault(self, kind: str, message: str, line: bytes | None = None) -> ProtocolFault | RunStopped:
         """Record a protocol fault (the first of each kind is reported), stop the engine: its
         replies are out of step now. The same fault `hung_after` times in a row stops the run, and
         so do `hung_after` lines that answered no request in the whole run (`_STRAY_KINDS`: a reply
@@ -285,13 +317,17 @@ class SubprocessClient:
         self._faults_in_row += 1
         if kind in _STRAY_KINDS:
             self._unasked += 1
+            if line is not None:
+                self._stray(line)
         self.stop()
         if self._faults_in_row >= self.hung_after:
             return RunStopped(f"the engine keeps breaking the protocol ({self._faults_in_row} times in a row): "
-                              f"{message} (fix the engine; see docs/protocol.md, Framing)")
+                              f"{message} (fix the engine; see docs/protocol.md, Framing)", "protocol",
+                              self.request_at(), self.stray_lines)
         if self._unasked >= self.hung_after:
             return RunStopped(f"the engine keeps breaking the protocol ({self._unasked} lines that answered no "
-                              f"request, in this run): {message} (fix the engine; see docs/protocol.md, Framing)")
+                              f"request, in this run): {message} (fix the engine; see docs/protocol.md, Framing)",
+                              "protocol", self.request_at(), self.stray_lines)
         return ProtocolFault(message + " (engine stopped; restarted for the next scenario or game)")
 
     def fault_report(self) -> list[str]:
@@ -302,7 +338,7 @@ class SubprocessClient:
     def _spent(self) -> None:
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise RunStopped(f"the run used its whole time budget of {self.budget:g} s; stopped "
-                             "(give it more time, or play fewer games)")
+                             "(give it more time, or play fewer games)", "budget", self.request_at())
 
     def _parse(self, line: bytes, cmd: str | None) -> Any:
         """The line as JSON, within the protocol's bounds (`reading.measure`), or a fault."""
@@ -324,17 +360,18 @@ class SubprocessClient:
                               f"({exc}): {'...' if at else ''}{line[at:at + 200]!r}") from None
         except ValueError:
             raise self._fault("not-json", f"the engine wrote a line that is not JSON on stdout: {line[:200]!r} "
-                              "(logs belong on stderr)") from None
+                              "(logs belong on stderr)", line) from None
 
     def _line(self, line: bytes, reqs: Sequence[dict[str, Any]], index: int) -> dict[str, Any]:
         cmd = reqs[index].get("cmd")
         reply = self._parse(line, cmd)
         if not isinstance(reply, dict):
-            raise self._fault("not-object", f"the engine wrote a JSON value that is not a reply object: {line[:200]!r}")
+            raise self._fault("not-object", f"the engine wrote a JSON value that is not a reply object: {line[:200]!r}",
+                              line)
         need = _REPLY_KEYS.get(cmd) if cmd is not None and reply.get("ok") is True else None
         if need is not None and need not in reply:
             raise self._fault("mismatched", f"the reply to request {index + 1} ({cmd}) lacks {need!r}: a reply to "
-                              f"another request, out of order? {line[:200]!r}")
+                              f"another request, out of order? {line[:200]!r}", line)
         if need == "actions":
             actions = reply["actions"]
             if isinstance(actions, list) and len(actions) > MAX_LEGAL_ACTIONS:
@@ -354,6 +391,8 @@ class SubprocessClient:
         except ProtocolViolation as exc:
             exc.index = len(replies)
             raise
+        finally:
+            self._batch = ()
         if any(r.get("cmd") != "hello" for r in reqs) and not slow:
             self._timeouts = self._faults_in_row = 0
         self.requests += len(reqs)
@@ -364,7 +403,8 @@ class SubprocessClient:
         self._take(out_fd)
         if self._buf.strip():
             line = bytes(self._buf[:200]).split(b"\n", 1)[0]
-            raise self._fault("unasked", f"the engine wrote a line nobody asked for (a second reply?): {line!r}")
+            raise self._fault("unasked", f"the engine wrote a line nobody asked for (a second reply?): {line!r}",
+                              bytes(self._buf[:4 * STRAY_CHARS]).split(b"\n", 1)[0])
         self._buf.clear()
 
     def _take(self, out_fd: int) -> bool:
@@ -389,6 +429,7 @@ class SubprocessClient:
 
     def _exchange(self, reqs: Sequence[dict[str, Any]], replies: list[dict[str, Any]]) -> bool:
         """Send `reqs`, read their replies into `replies`. True when a reply trickled in (`DRIP_SECONDS`)."""
+        self._batch, self._due = reqs, 0
         self._spent()
         proc = self.proc
         if proc is None or proc.poll() is not None:
@@ -419,6 +460,7 @@ class SubprocessClient:
                 begun = time.monotonic() if buf else None
                 if not line.strip():
                     continue
+                self._due = len(replies)
                 replies.append(self._line(line, reqs, len(replies)))
                 if took > drip:
                     slow = True
@@ -428,6 +470,7 @@ class SubprocessClient:
                 deadline = time.monotonic() + timeout
             if len(replies) == len(reqs):
                 break
+            self._due = len(replies)
             if len(buf) > MAX_REPLY_BYTES:
                 raise self._fault("too-long", f"the engine wrote a reply line over {MAX_REPLY_BYTES:,} bytes "
                                   f"to {reqs[len(replies)].get('cmd')!r} (the longest reply the protocol allows "
@@ -443,7 +486,8 @@ class SubprocessClient:
                     raise RunStopped(f"the engine is hung: no reply within {timeout:g} s, "
                                      f"{_times(self._timeouts)} (last request "
                                      f"{reqs[len(replies)].get('cmd')!r}); stopped "
-                                     "(fix the engine, or allow it more time per reply / more silent replies)")
+                                     "(fix the engine, or allow it more time per reply / more silent replies)",
+                                     "hang", self.request_at())
                 raise EngineTimeout(f"no reply within {timeout:g} s to {reqs[len(replies)].get('cmd')!r}")
             want_write = [in_fd] if pos < len(data) else []
             watch = [out_fd] + ([err_fd] if err_fd >= 0 else []) + ([self._pidfd] if self._pidfd >= 0 else [])
@@ -470,7 +514,9 @@ class SubprocessClient:
         self._take(out_fd)  # more output than requests in the same breath: a second reply or a log line
         if buf.strip():
             line = bytes(buf[:200]).split(b"\n", 1)[0]
-            raise self._fault("extra", f"the engine wrote more replies than requests: {line!r}")
+            self._due = len(reqs) - 1  # after the last reply
+            raise self._fault("extra", f"the engine wrote more replies than requests: {line!r}",
+                              bytes(buf[:4 * STRAY_CHARS]).split(b"\n", 1)[0])
         return slow
 
     def _slow(self, took: float, req: dict[str, Any]) -> None:
@@ -480,7 +526,8 @@ class SubprocessClient:
             self.stop(polite=False)
             raise RunStopped(f"the engine is hung: its reply to {req.get('cmd')!r} trickled in over {took:.1f} s "
                              f"(a reply line, once begun, comes whole within {DRIP_SECONDS:g} s), "
-                             f"{_times(self._timeouts)}; stopped (fix the engine: write each reply in one go)")
+                             f"{_times(self._timeouts)}; stopped (fix the engine: write each reply in one go)",
+                             "hang", self.request_at())
 
     def request(self, req: dict[str, Any]) -> dict[str, Any]:
         return self.pipeline([req])[0]

@@ -21,7 +21,7 @@ MODES = {
     "hang": "answers hello, then never answers again (reads and ignores every request)",
     "hang-at-start": "never answers anything, not even hello",
     "crash": "exits with a message on stderr at the first act",
-    "log-stdout": "writes one log line on stdout before its first new_game reply, in every process",
+    "log-stdout": "writes one log line on stdout before its first new_game reply, in every process ($FAKE_LINE, default \"debug: new game starting\")",
     "log-once": "writes one log line on stdout before one new_game reply, once in the whole run",
     "log-at-start": "writes a log line on stdout as it starts, every time",
     "out-of-order": "answers two requests that arrive together in swapped order",
@@ -43,6 +43,16 @@ MODES = {
     "stray": "writes an unasked error reply 0.3 s after each new_game reply",
     "setsid-exit": "starts a child in a session of its own holding its stdout (pid in $FAKE_PIDS), exits at the first act",
     "escapes": "refuses every act; terminal escapes, CR, XML-forbidden and bidi characters in its name, refusals, stderr",
+    # issue 32: a second reply to one request, large texts in other fields
+    "twice-at": "answers the $FAKE_AT-th (default 1) request $FAKE_CMD (default act) of the whole run twice (count "
+                "kept in $FAKE_MARKER; every such request if unset), the copy $FAKE_LATE seconds later (default 0: "
+                "in the same write); with $FAKE_REFUSE=1 only its refusals count (a refusal fits any next request)",
+    "huge-field": "puts $FAKE_SIZE characters (default 5,000,000) in the field $FAKE_FIELD of its replies: "
+                  "hello-name, hello-version, code, rule (of a refused act), state-phase (of every STATE), "
+                  "action-type (of one legal action), distinct (a refusal message that differs each time)",
+    "hang-at": "answers the first $FAKE_AT requests of the whole run (count kept in $FAKE_MARKER), then only hello",
+    "plain": "the reference as it is (for a run that --budget stops)",
+    "crash-for-good": "exits at the first act, and from then on (a file $FAKE_MARKER says so) exits at once when started",
 }
 
 #: What the "escapes" engine says: screen clear, window title, hyperlink, carriage return, XML-forbidden, bidi.
@@ -72,6 +82,67 @@ def _nan_now() -> bool:
     count = int(Path(marker).read_text() or 0) + 1 if os.path.exists(marker) else 1
     Path(marker).write_text(str(count))
     return count == int(at)
+
+
+def _counted(marker_var: str = "FAKE_MARKER") -> bool:
+    """Whether this request is the $FAKE_AT-th of its kind in the whole run (every one if unset)."""
+    at, marker = os.environ.get("FAKE_AT"), os.environ.get(marker_var)
+    if not at or not marker:
+        return True
+    count = int(Path(marker).read_text() or 0) + 1 if os.path.exists(marker) else 1
+    Path(marker).write_text(str(count))
+    return count == int(at)
+
+
+def _past(limit: int) -> bool:
+    """Whether this request comes after the first `limit` of the whole run (count in $FAKE_MARKER)."""
+    marker = Path(os.environ["FAKE_MARKER"])
+    count = int(marker.read_text() or 0) + 1 if marker.exists() else 1
+    marker.write_text(str(count))
+    return count > limit
+
+
+def _twice(out, cmd: str, reply: str) -> bool:
+    """`twice-at`: the reply written, then (for the chosen request) a copy; True when it wrote."""
+    if cmd != os.environ.get("FAKE_CMD", "act"):
+        return False
+    if os.environ.get("FAKE_REFUSE") == "1" and '"ok": false' not in reply:
+        return False  # only its refusals count (a refusal fits as the reply to any next request)
+    if not _counted():
+        return False
+    late = float(os.environ.get("FAKE_LATE", 0))
+    out.write(reply if late else reply + reply)
+    out.flush()
+    if late:
+        time.sleep(late)
+        out.write(reply)
+        out.flush()
+    return True
+
+
+_COUNTER = [0]
+
+
+def _huge_field(cmd: str, reply: str) -> str:
+    """`huge-field`: $FAKE_SIZE characters in the field $FAKE_FIELD."""
+    where, size = os.environ.get("FAKE_FIELD", "hello-name"), int(os.environ.get("FAKE_SIZE", 5_000_000))
+    answer = json.loads(reply)
+    big = "y" * size
+    if cmd == "hello" and where in ("hello-name", "hello-version"):
+        answer[where.split("-")[1]] = big
+    elif cmd == "act" and where in ("code", "rule", "distinct"):
+        _COUNTER[0] += 1
+        error = {"code": "refused", "rule": "play.strictly-higher", "message": "refused"}
+        if where == "distinct":
+            error["message"] = f"refusal {_COUNTER[0]}: " + big
+        else:
+            error[where] = big
+        answer = {"ok": False, "error": error}
+    elif where == "state-phase" and isinstance(answer.get("state"), dict):
+        answer["state"]["phase"] = big
+    elif where == "action-type" and cmd == "legal" and answer.get("ok") and answer.get("actions"):
+        answer["actions"][0] = {"type": big}
+    return json.dumps(answer) + "\n"
 
 
 def _spawn_child() -> None:
@@ -153,6 +224,9 @@ def main(mode: str) -> int:
     out = sys.stdout
     logged = False
     held: list[str] = []
+    if mode == "crash-for-good" and os.path.exists(os.environ["FAKE_MARKER"]):
+        print("fake engine: cannot start again (simulated)", file=sys.stderr)
+        return 134
     if mode == "log-at-start":
         out.write("engine starting up\n")
         out.flush()
@@ -161,6 +235,11 @@ def main(mode: str) -> int:
         cmd = req.get("cmd")
         if mode == "hang-at-start" or (mode == "hang" and cmd != "hello"):
             continue
+        if mode == "hang-at" and cmd != "hello" and _past(int(os.environ["FAKE_AT"])):
+            continue
+        if mode == "crash-for-good" and cmd == "act":
+            open(os.environ["FAKE_MARKER"], "w").close()
+            return 139
         if mode == "close-stdout" and cmd != "hello":
             out.close()
             os.close(1)
@@ -185,6 +264,10 @@ def main(mode: str) -> int:
         reply = json.dumps(session.handle(req)) + "\n"
         if mode in ("huge-refusal", "legal-flood", "legal-dups", "escapes"):
             reply = _hostile(mode, cmd, reply)
+        if mode == "huge-field":
+            reply = _huge_field(cmd, reply)
+        if mode == "twice-at" and _twice(out, cmd, reply):
+            continue
         if mode == "drip" and cmd != "hello":
             _drip(out, reply)
             continue
@@ -199,7 +282,7 @@ def main(mode: str) -> int:
             answer["options"].update(players="four", revolution=True)
             reply = json.dumps(answer) + "\n"
         if mode == "log-stdout" and cmd == "new_game" and not logged:
-            out.write("debug: new game starting\n")
+            out.write(os.environ.get("FAKE_LINE", "debug: new game starting") + "\n")
             logged = True
         if mode == "log-once" and cmd == "new_game" and not os.path.exists(os.environ["FAKE_MARKER"]):
             open(os.environ["FAKE_MARKER"], "w").close()

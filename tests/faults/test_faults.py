@@ -36,7 +36,7 @@ CASES = {
     "deep-json": (SCENARIOS, 1, ["handshake with the engine failed", "not JSON"], ["RecursionError"]),
     # alive but mute: dead to the runner, stopped, and called hung after --hung-after of them in a row
     "close-stdout": (("--games", "3", *SCENARIOS), 1, ["the engine is hung", "closed its output but kept running",
-                                                       "3 times in a row"], ["ERROR"]),
+                                                       "3 times in a row"], ["FAIL "]),
     # 1 MiB of stderr per request: only a tail is kept, and the report shows the last line, not the flood
     "flood-stderr": (("--games", "2", *SCENARIOS), 1, ["the last words after a flood (simulated)"], ["x" * 600]),
     "spawn-child": (("--games", "1", *SCENARIOS), 0, ["3 passed, 0 failed"], []),
