@@ -455,6 +455,7 @@ def _semantic_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], 
     if comb["min_cards"] > comb["max_cards"]:
         yield ("combinations",), "min_cards is greater than max_cards", "swap them"
     yield from _option_problems(data)
+    yield from _holder_problems(data)
     yield from _exchange_problems(data)
     places: dict[int, int] = {}
     for i, t in enumerate(data["titles"]):
@@ -563,6 +564,33 @@ def _option_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], st
             elif not max(low, 1 if name == "deals" else 0) <= opt["default"] <= high:
                 yield (("options", name, "default"), f"default {opt['default']} is outside {max(low, 1 if name == 'deals' else 0)}..{high}",
                        "choose a default inside the option's range")
+
+
+def _holder_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str, str]]:
+    """A `holder:<card>` value (an option's default, or an example's setting) names a card of the
+    deck: the first lead goes to whoever holds it, so a card that does not exist (holder:1C) or a
+    joker (holder:X1) would give a sheet and a feature about no card."""
+    ranks, suits = data["deck"]["ranks"], data["deck"]["suits"]
+    places: list[tuple[tuple[Any, ...], Any]] = []
+    for name, opt in data["options"].items():
+        if any(v.get("value") == HOLDER_PATTERN for v in opt.get("values", [])):
+            places.append((("options", name, "default"), opt.get("default")))
+            for i, clause in enumerate(data["clauses"]):
+                for j, ex in enumerate(clause.get("examples", [])):
+                    if name in ex:
+                        places.append((("clauses", i, "examples", j, name), ex[name]))
+    for path, value in places:
+        if not isinstance(value, str) or not value.startswith("holder:") or value == HOLDER_PATTERN:
+            continue
+        card = value[len("holder:"):]
+        if card in JOKER_CODES:
+            yield (path, f"{value}: {card} is a joker; the first lead goes to the holder of one of the "
+                   f"{len(ranks) * len(suits)} natural cards",
+                   f"name a card of the deck: holder:<rank><suit>, e.g. holder:{ranks[0]}{suits[0]}")
+        elif card[:-1] not in ranks or card[-1:] not in suits:
+            yield (path, f"{value}: {card!r} is not a card of the deck",
+                   f"write holder:<rank><suit> with a rank of deck.ranks ({' '.join(ranks)}) and a suit of "
+                   f"deck.suits ({' '.join(suits)}), e.g. holder:{ranks[0]}{suits[0]}")
 
 
 def _option_clause_refs(name: str, opt: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str]]:
