@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .errors import PresidentError
+
 _REF = r"[a-z_]+(?:\.[a-z0-9_]+)+"
 VALUE = re.compile(r"\{(" + _REF + r"|num)\}")
 #: a placeholder of a frame or a counted phrase in the catalogs
@@ -27,7 +29,7 @@ FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _COUNTED_HEAD = re.compile(r"([a-z][a-z_]*)=(" + _REF + r")$")
 
 
-class SpecTextError(ValueError):
+class SpecTextError(PresidentError, ValueError):
     """A reference or a counted phrase that the spec cannot fill (the loader adds file and line)."""
 
     def __init__(self, message: str, hint: str):
