@@ -30,7 +30,8 @@ from president.scenarios.gherkin import feature_text
 from president.spec import Spec, parse_spec
 from president.spectext import SpecText
 
-pytestmark = pytest.mark.slow  # 7 specs with their examples, 6 languages: about 15 s
+#: the tests of `built` are slow: six specs with their examples, features in six languages (about 15 s)
+slow = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "spec" / "president.yaml"
@@ -152,12 +153,14 @@ def built() -> list[tuple[Spec, dict[str, str]]]:
     return out
 
 
+@slow
 def test_no_english_in_translated_features(built: list[tuple[Spec, dict[str, str]]]) -> None:
     for spec, files in built:
         assert {p.split("/")[1] for p in files} == set(CATALOG_LANGS)
         assert english_found(files, spec) == []
 
 
+@slow
 def test_counted_phrases_in_the_form_of_their_number(built: list[tuple[Spec, dict[str, str]]]) -> None:
     seen: set[tuple[str, int]] = set()
     for spec, files in built:
@@ -174,6 +177,7 @@ def test_counted_phrases_in_the_form_of_their_number(built: list[tuple[Spec, dic
     assert {n for _, n in seen} >= {1, 2, 3, 4, 5, 8, 11, 12}
 
 
+@slow
 def test_english_titles_agree_with_their_numbers(built: list[tuple[Spec, dict[str, str]]]) -> None:
     for spec, _ in built:
         text = _english(spec)
@@ -183,6 +187,7 @@ def test_english_titles_agree_with_their_numbers(built: list[tuple[Spec, dict[st
         assert ("gives their best card" in vice) == one and (f"their {spec.exchange[1].cards} best cards" in vice) != one
 
 
+@slow
 def test_the_detectors_catch_what_they_look_for(built: list[tuple[Spec, dict[str, str]]]) -> None:
     """Planted: an English title left in a translation, a Russian phrase in the form of another
     number, English `1 cards` / `2 card`."""
@@ -209,3 +214,31 @@ def test_a_counted_phrase_without_its_number_is_refused() -> None:
         parse_spec(text, "planted.yaml")
     problem = err.value.problems[0]
     assert problem.file == "planted.yaml" and problem.line is not None and "{num}" in problem.message
+
+
+def _schema_range(path: str) -> range:
+    """The integers the schema allows at a spec path (exchange.0.cards -> exchange items' cards)."""
+    import json
+    props = json.loads((ROOT / "spec" / "schema.json").read_text(encoding="utf-8"))["properties"]
+    parts = path.split(".")
+    rule = props[parts[0]]["items"]["properties"][parts[2]] if parts[0] == "exchange" else \
+        props[parts[0]]["properties"][parts[1]]
+    return range(rule["minimum"], rule["maximum"] + 1)
+
+
+@pytest.mark.parametrize("lang", CATALOG_LANGS)
+def test_every_counted_phrase_at_every_schema_value(lang: str) -> None:
+    """Each counted phrase of the spec's titles, rendered alone at every value its schema
+    allows; a form without the number only where the language uses that form for one number alone."""
+    from president.spec import default_spec
+    steps = step_language(ROOT, lang)
+    for kind, owner, title in titles(default_spec()):
+        for c in title.counted:
+            for n in _schema_range(c.path):
+                ctx = counted_context(kind, owner, c.name)
+                form = steps.text(ctx, c.exactly_one) if n == 1 and c.exactly_one else steps.ntext(ctx, c.one, c.other, n)
+                text = title.fill(form, n, steps.isolate_value)
+                assert not re.search(r"[A-Za-z]{2,}", strip_bidi(text)), (lang, ctx, n, text)
+                alone = n == 1 and c.exactly_one or [m for m in range(200) if steps.plural(m) == steps.plural(n)] == [n]
+                assert alone or str(n) in strip_bidi(text), (lang, ctx, n, text)
+    assert not steps.missed
