@@ -180,7 +180,7 @@ Feature: Setup
     @option.jokers.one
     Scenario: one joker is dealt with the 52 cards
       Given 3 players
-      And the deck holds 1 jokers
+      And the deck holds 1 joker
       And the deck is shuffled with seed 3
       When the game starts
       Then the hands hold 18, 18, 17 cards
@@ -188,7 +188,7 @@ Feature: Setup
     @option.jokers.one
     Scenario: a second joker is not in a deck with one joker
       Given 3 players
-      And the deck holds 1 jokers
+      And the deck holds 1 joker
       And seat 0 holds X2 3C
       And seat 1 holds 4C
       And seat 2 holds 5C
@@ -220,7 +220,7 @@ Feature: Setup
     @option.jokers.wild
     Scenario: a joker completes a pair
       Given 3 players
-      And the deck holds 1 jokers
+      And the deck holds 1 joker
       And seat 0 holds 5C 5D 3C
       And seat 1 holds 7C X1 4D
       And seat 2 holds 6C
@@ -264,7 +264,7 @@ Feature: Setup
     Scenario: three cards of a rank and a joker reverse the order
       Given 3 players
       And revolution is on
-      And the deck holds 1 jokers
+      And the deck holds 1 joker
       And seat 0 holds 5C 5D 5H X1 3C
       And seat 1 holds 4C
       And seat 2 holds 6C
@@ -275,7 +275,7 @@ Feature: Setup
     @option.jokers.wild
     Scenario: the joker is the best card in the exchange
       Given 3 players
-      And the deck holds 1 jokers
+      And the deck holds 1 joker
       And the game lasts 2 deals
       And seat 0 holds 5C
       And seat 1 holds 3C 4C

@@ -28,6 +28,7 @@ wording of a catalog (president/project/lint_check.py registers them).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from typing import Iterable
 
@@ -54,6 +55,9 @@ _INVISIBLE = re.compile(f"[\u2066-\u2069{MARKS}\u202a-\u202e\\s]+$")
 
 OPTION_CONTEXTS = ("option ", "options ")  # msgctxt of a message that exists once per option
 _FRAME = re.compile("[:：՝]")
+#: Copulas that cannot end the label of a `label: value` frame (they agree with the value: hy
+#: `նստատեղերն են՝ 1`, hi `सीटें हैं: 1`, el `είναι:`, ru `являются:`).
+COPULAS = frozenset({"է", "են", "էին", "է՝", "है", "हैं", "είναι", "является", "являются"})
 
 
 def forms(value: str | tuple[str, ...] | list[str] | None) -> list[str]:
@@ -129,7 +133,18 @@ def sentence_end(msg: Message, convention: str) -> list[str]:
     return out
 
 
-_INNER_STOP = re.compile(r"(?<=[^\W\d_A-Za-z])\.(?=[\s\u2069]+\S)")
+_INNER_STOP = re.compile(r"\.(?=[\s\u2069]+\S)")
+
+
+def _ends_a_word_of_the_script(text: str, at: int) -> bool:
+    """The character before `at` ends a word of a non-Latin script: a letter, or a combining mark
+    (Devanagari words mostly end in a vowel sign or an anusvara: नहीं, है, को)."""
+    if at == 0:
+        return False
+    c = text[at - 1]
+    if unicodedata.category(c).startswith("M"):
+        return True
+    return unicodedata.category(c).startswith("L") and not ("A" <= c <= "Z" or "a" <= c <= "z")
 
 
 def inner_stops(msg: Message, convention: str) -> list[str]:
@@ -141,6 +156,8 @@ def inner_stops(msg: Message, convention: str) -> list[str]:
     for idx, tr in enumerate(forms(msg.string)):
         label = f"msgstr[{idx}]" if isinstance(msg.string, (list, tuple)) else "msgstr"
         for m in _INNER_STOP.finditer(tr or ""):
+            if not _ends_a_word_of_the_script(tr, m.start()):
+                continue
             out.append(f"{label} has a Latin full stop '.' inside the sentence (offset {m.start()}: "
                        f"{tr[max(0, m.start() - 12):m.start() + 3]!r}) where the published sheet writes {convention!r}")
     return out
@@ -193,6 +210,12 @@ def value_frames(msg: Message) -> str | None:
     for text in forms(msg.string):
         for p in wanted:
             at = text.find(p)
+            parts = _FRAME.split(text[:at].rstrip()) if at >= 0 else []
+            label = parts[-2].split() if len(parts) >= 2 else []  # the words right before the frame's colon
+            if label and label[-1].casefold() in COPULAS:
+                return (f"the label before {p} ends with the verb {label[-1]!r}, which agrees in number with a "
+                        f"value it cannot know (hy `նստատեղերն են՝ 1`): write the label alone "
+                        f"(`պաս տված նստատեղերը՝ {p}`)")
             if at >= 0 and not _FRAME.search(text[:at].rstrip()[-1:] or "x"):
                 return (f"{p} is a value that varies in number and form, so nothing may agree with it: write "
                         f"'<label>: {p}' (a colon right before it, e.g. 'the legal actions: {p}'), or mark the "

@@ -25,7 +25,7 @@ from typing import Any, BinaryIO, Callable, Iterator
 from babel.messages.catalog import Catalog, Message
 
 from ..spec import Counted, Spec, SpecText
-from ..scenarios.steps import GIVEN, STEP_TEMPLATES, TEMPLATES, THEN, WHEN, _field_types, parse_value
+from ..scenarios.steps import GIVEN, STEP_TEMPLATES, TEMPLATES, THEN, WHEN, _field_types, count_field, parse_value, texts
 from .catalogs import (CATALOG_LANGS, SOURCE_LANG, Key, load_catalog, po_path, pot_path,
                        translations_of)
 from ..errors import PresidentError
@@ -108,8 +108,8 @@ WORD_NOTE = ("the on/off word of every option phrase (msgctxt opt-revolution, op
              "opt-sequences, opt-leader-may-pass): a form that agrees with none of them (ru вкл./выкл.)")
 
 
-#: A msgid, or (singular, plural) of a plural message (the counted phrases of titles).
-Msgid = str | tuple[str, str]
+#: A msgid, or (singular, plural) of a plural message (counted step phrases, counted phrases of titles).
+Msgid = str | tuple[str, ...]
 
 
 def counted_context(kind: str, owner: str, name: str) -> str:
@@ -140,8 +140,8 @@ def _add_counted(into: dict[tuple[str, Msgid], tuple[list[str], list[Location]]]
 
 
 def template_messages(spec: Spec) -> list[tuple[str, Msgid, list[str], list[Location]]]:
-    """(msgctxt, msgid, auto comments, `#:` references) of every message of the steps domain;
-    a counted phrase's msgid is (singular, plural)."""
+    """(msgctxt, msgid, auto comments, `#:` references) of every message of the steps domain; the msgid
+    of a counted step phrase or of a counted phrase of a title is its (singular, plural)."""
     import president.scenarios.steps as steps_module
     in_steps = _source_lines(Path(steps_module.__file__), "president/scenarios/steps.py")
     here = _source_lines(Path(__file__), "president/i18n/steps_catalog.py")
@@ -153,7 +153,9 @@ def template_messages(spec: Spec) -> list[tuple[str, Msgid, list[str], list[Loca
         notes = [note] + [f"{{{f}:OnOff}}: {ON_OFF_NOTE}" for f in t.fields if f"{{{f}:OnOff}}" in t.text]
         if t.key in ("word-on", "word-off"):
             notes.append(WORD_NOTE)
-        out.append((t.key, t.text, notes, in_steps(f'StepTemplate("{t.key}",')))
+        if count_field(t) is not None:
+            notes.append(f"a counted phrase: each plural form is chosen by {{{count_field(t)}:d}}")
+        out.append((t.key, texts(t) if count_field(t) is not None else t.text, notes, in_steps(f'StepTemplate("{t.key}",')))
     out += [("level", level, ["AI level name inside step phrases"], in_spec(f"{{id: {level},")) for level in LEVELS]
     rel = _spec_rel(spec)
     scenarios: dict[str, tuple[list[str], list[Location]]] = {}
@@ -276,12 +278,12 @@ class StepLanguage:
     source: str = ""
     #: every message the catalog lists, translated or not
     listed: frozenset[Key] = frozenset()
-    #: the plural form index of a number (the catalog's Plural-Forms; English: n != 1)
-    plural: Callable[[int], int] = field(default=lambda n: int(n != 1))
+    #: the catalog's plural rule (n -> form index); English when None
+    plural_index: Callable[[int], int] | None = None
 
     def __post_init__(self) -> None:
         self.rtl = self.lang in RTL_LANGS
-        self._regexes: dict[str, re.Pattern[str]] = {}
+        self._regexes: dict[str, list[re.Pattern[str]]] = {}
         #: messages the catalog lists without a usable translation, looked up (a build refuses on any;
     #: a message the catalog lacks, e.g. the clause title of a spec variant, falls back to English)
         self.missed: dict[Key, None] = {}
@@ -295,18 +297,31 @@ class StepLanguage:
             self.missed[(context, msgid)] = None
         return msgid
 
-    def ntext(self, context: str, one: str, other: str, n: int) -> str:
-        """The plural form of a plural message for `n` (English forms when it is missing)."""
-        found = self.messages.get((context, one))
-        if isinstance(found, tuple) and all(found):
-            idx = self.plural(n)
-            return found[idx] if idx < len(found) else found[-1]
-        if (context, one) in self.listed:
-            self.missed[(context, one)] = None
-        return one if n == 1 else other
+    def plural_form(self, n: int) -> int:
+        """The index of the plural form of `n`: the catalog's rule (English: n != 1)."""
+        return self.plural_index(n) if self.plural_index is not None else int(n != 1)
 
-    def counted(self, kind: str, owner: str, text: SpecText, c: Counted) -> str:
-        """A counted phrase of `text` in this language, its number and values written in."""
+    def plural_texts(self, context: str, msgid: str, english: tuple[str, ...]) -> tuple[str, ...]:
+        """Every form of a plural message (`english` when it has no usable translation)."""
+        found = self.messages.get((context, msgid))
+        if isinstance(found, tuple) and found and all(found):
+            return found
+        if (context, msgid) in self.listed:  # untranslated or fuzzy: never shipped in English
+            self.missed[(context, msgid)] = None
+        return english
+
+    def pick(self, forms: tuple[str, ...], english: tuple[str, ...], n: int) -> str:
+        """The form of `forms` for the number `n` (English forms: singular for 1, else plural)."""
+        if forms == english:
+            return forms[0] if n == 1 else forms[1]
+        return forms[min(self.plural_form(n), len(forms) - 1)]
+
+    def ntext(self, context: str, one: str, other: str, n: int) -> str:
+        """The plural form of a plural message for `n` (npgettext; English forms when it is missing)."""
+        return self.pick(self.plural_texts(context, one, (one, other)), (one, other), n)
+
+    def counted_phrase(self, kind: str, owner: str, text: SpecText, c: Counted) -> str:
+        """A counted phrase of a title in this language, its number and values written in."""
         ctx = counted_context(kind, owner, c.name)
         form = (self.text(ctx, c.exactly_one) if c.num == 1 and c.exactly_one is not None
                 else self.ntext(ctx, c.one, c.other, c.num))
@@ -317,7 +332,7 @@ class StepLanguage:
         clause id) in this language: the frame and its counted phrases, from the spec's numbers."""
         if text.plain:
             return self.text(kind, text.frame)
-        return text.render(self.text(kind, text.frame), lambda c: self.counted(kind, owner, text, c),
+        return text.render(self.text(kind, text.frame), lambda c: self.counted_phrase(kind, owner, text, c),
                            self.isolate_value)
 
     def clause_title(self, clause: Any) -> str:
@@ -329,6 +344,21 @@ class StepLanguage:
 
     def phrase(self, key: str) -> str:
         return self.text(key, TEMPLATES[key].text)
+
+    def forms(self, key: str) -> tuple[str, ...]:
+        """Every form of a step phrase: one, or the plural forms of a counted phrase (English: the
+        singular and the plural)."""
+        t = TEMPLATES[key]
+        if count_field(t) is None:
+            return (self.phrase(key),)
+        return self.plural_texts(key, t.text, texts(t))
+
+    def counted(self, key: str, args: dict[str, Any]) -> str:
+        """The form of a phrase for its arguments (a counted phrase: the plural form of its count)."""
+        t, forms, count = TEMPLATES[key], self.forms(key), count_field(TEMPLATES[key])
+        if count is None or len(forms) == 1:
+            return forms[0]
+        return self.pick(forms, texts(t), int(args[count]))
 
     def missing(self, keys: list[Key]) -> list[Key]:
         return [k for k in keys if not isinstance(self.messages.get(k), str) or not self.messages.get(k)]
@@ -368,7 +398,7 @@ class StepLanguage:
 
     def render(self, key: str, args: dict[str, Any]) -> str:
         """The phrase of template `key` in this language, with `args` written in."""
-        return self.fill(self.phrase(key), args, _field_types(TEMPLATES[key].text))
+        return self.fill(self.counted(key, args), args, _field_types(TEMPLATES[key].text))
 
     # reading
     def _type_patterns(self) -> dict[str, str]:
@@ -399,8 +429,15 @@ class StepLanguage:
         return "".join(out)
 
     def regex(self, key: str) -> re.Pattern[str]:
+        """The phrase of `key` as a pattern (a counted phrase: any of its forms; each form's fields are
+        named groups, so the forms are tried in turn, see `match`)."""
+        return self.regexes(key)[0]
+
+    def regexes(self, key: str) -> list[re.Pattern[str]]:
         if key not in self._regexes:
-            self._regexes[key] = re.compile(self._compile_text(self.phrase(key), self._type_patterns()))
+            patterns = self._type_patterns()
+            self._regexes[key] = [re.compile(self._compile_text(form, patterns))
+                                  for form in dict.fromkeys(self.forms(key))]
         return self._regexes[key]
 
     def parse_value(self, type_name: str | None, text: str) -> Any:
@@ -435,7 +472,8 @@ class StepLanguage:
     def match(self, key: str, phrase: str) -> dict[str, Any] | None:
         """The arguments of `phrase` if it is template `key` in this language (bidi marks ignored)."""
         from .gherkin_words import strip_lead  # el Given `Δεδομένου ότι`: Gherkin reads `ότι` as text
-        m = self.regex(key).fullmatch(strip_bidi(strip_lead(self.lang, TEMPLATES[key].kind, phrase)))
+        text = strip_bidi(strip_lead(self.lang, TEMPLATES[key].kind, phrase))
+        m = next((found for r in self.regexes(key) if (found := r.fullmatch(text)) is not None), None)
         if m is None:
             return None
         types = _field_types(TEMPLATES[key].text)
@@ -462,11 +500,11 @@ def strip_bidi(text: str) -> str:
 
 @lru_cache(maxsize=32)
 def _cached_language(lang: str, path: str, mtime: float) -> StepLanguage:
-    from .catalogs import PLURAL_FORMS, plural_function, raw_plural_forms
     catalog = load_catalog(Path(path), lang)
     listed = frozenset((m.context, m.id[0] if isinstance(m.id, (list, tuple)) else m.id) for m in catalog if m.id)
-    plural = plural_function(raw_plural_forms(Path(path)) or PLURAL_FORMS[lang])
-    return StepLanguage(lang, translations_of(catalog), path, listed, plural)
+    from .catalogs import PLURAL_FORMS, plural_function, raw_plural_forms
+    rule = plural_function(raw_plural_forms(Path(path)) or PLURAL_FORMS[lang])
+    return StepLanguage(lang, translations_of(catalog), path, listed, rule)
 
 
 def step_language(root: Path | None, lang: str) -> StepLanguage:

@@ -31,6 +31,8 @@ class Term:
     also: re.Pattern[str] | None = None
     avoid: re.Pattern[str] | None = None
     forms: re.Pattern[str] | None = None  # the inflections of the term; None: its stem (see `stem`)
+    #: where a term the published sheet does not contain was confirmed (a review row), '' if it is the sheet's
+    reviewed: str = ""
 
     def used_in(self, text: str) -> bool:
         """The translation uses the term, in any inflection (its `forms`, or its stem anywhere: a
@@ -50,8 +52,16 @@ class Termbase:
     skip_contexts: frozenset[str] = frozenset()  # msgctxts whose messages name no game concept
 
     def concepts_named(self, english: str) -> list[str]:
+        """The concepts an English msgid names. A concept named only inside the words of another
+        ("deals" in "a series of several deals") is left to that one, whose term says it whole
+        (ru "в серии из нескольких раздач", where раунд is the word for a deal elsewhere)."""
         bare = _PLACEHOLDERS.sub(" ", english)  # {seats:Numbers} names no seat
-        return [c for c, pat in self.names.items() if pat.search(bare)]
+        spans = {c: [m.span() for m in pat.finditer(bare) if m.end() > m.start()] for c, pat in self.names.items()}
+        spans = {c: s for c, s in spans.items() if s}
+        return [c for c, own in spans.items()
+                if not all(any(o != c and a <= start and end <= b and (a, b) != (start, end)
+                               for o, other in spans.items() for a, b in other)
+                           for start, end in own)]
 
 
 # Endings stripped from a term to find its inflections (a simple stem match per language): the
@@ -163,10 +173,12 @@ def load_termbase(root: Path) -> Termbase | None:
                 terms[(concept, lang)] = Term(concept, lang, t["term"],
                                               re.compile(t["also"]) if t.get("also") else None,
                                               re.compile(t["avoid"]) if t.get("avoid") else None,
-                                              re.compile(t["forms"], re.I) if t.get("forms") else None)
+                                              re.compile(t["forms"], re.I) if t.get("forms") else None,
+                                              str(t.get("reviewed") or ""))
     except (KeyError, TypeError, AttributeError, re.error) as exc:
         raise BuildError([Problem(str(path), None, "", f"malformed termbase entry: {exc!r}",
-                                  "each concept needs `en` and, per language, `term` (and optional `also`, `avoid`, `forms`)")]) from None
+                                  "each concept needs `en` and, per language, `term` (and optional `also`, `avoid`, `forms`, "
+                                  "`reviewed`)")]) from None
     return Termbase(names, terms, frozenset((data or {}).get("skip_contexts", ())))
 
 

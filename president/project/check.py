@@ -389,8 +389,23 @@ def placeholder_problems(ctx: CheckContext, domain: str, style: PlaceholderStyle
                 continue
             for what in translation_problems(msg.id, msg.string, header, style, declared):
                 problems.append(Problem(ctx.rel(path), msg.lineno, "", f"{lang}: {_key_text(message_key(msg))}: {what}",
-                                        "placeholders and numbers come from the spec; never type them in"))
+                                        _number_hint(what)))
     return problems
+
+
+_LOST_NUMBERS = re.compile(r"lacks number\(s\) ([\d, ]+)")
+
+
+def _number_hint(what: str) -> str:
+    """What to do about one translation problem: a number written in words (ru `тройки треф` for
+    "the 3 of clubs") passes once the catalog declares the words in its header comment."""
+    lost = _LOST_NUMBERS.search(what)
+    if lost is None:
+        return "placeholders and numbers come from the spec; never type them in"
+    numbers = [n.strip() for n in lost.group(1).split(",") if n.strip()]
+    example = "; ".join(f"{n} = <the words you wrote for {n}>" for n in numbers)
+    return (f"keep the number; if you wrote it in words, declare them in the catalog's header comment, before "
+            f"the first msgid: `# number-words: {example}` (docs/i18n.md)")
 
 
 # --- templates ------------------------------------------------------------------------------

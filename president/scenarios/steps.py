@@ -23,8 +23,8 @@ GIVEN, WHEN, THEN = "given", "when", "then"
 class StepTemplate:
     key: str  # stable id of the phrase; msgctxt when translated
     kind: str  # given | when | then | fragment (a piece of another phrase, e.g. one legal action)
-    text: str  # English phrase with parse-format placeholders
-
+    text: str  # English phrase with parse-format placeholders (a counted phrase: the singular)
+    plural: str = ""  # a counted phrase's English plural (msgid_plural; see `texts`, `count_field`)
     @property
     def fields(self) -> tuple[str, ...]:
         return tuple(m.group(1) for m in re.finditer(r"\{(\w+)(?::\w+)?\}", self.text))
@@ -37,11 +37,11 @@ STEP_TEMPLATES: tuple[StepTemplate, ...] = (
     StepTemplate("opt-revolution", GIVEN, "revolution is {revolution:OnOff}"),
     StepTemplate("opt-equality", GIVEN, "equality is {equality:OnOff}"),
     StepTemplate("opt-sequences", GIVEN, "sequences are {sequences:OnOff}"),
-    StepTemplate("opt-jokers", GIVEN, "the deck holds {jokers:d} jokers"),
+    StepTemplate("opt-jokers", GIVEN, "the deck holds {jokers:d} joker", "the deck holds {jokers:d} jokers"),
     StepTemplate("opt-first-lead", GIVEN, "the first lead is {first_lead:Value}"),
     StepTemplate("opt-leader-may-pass", GIVEN, "the leader may pass: {leader_may_pass:OnOff}"),
     StepTemplate("opt-scoring", GIVEN, "the scoring is {scoring:Value}"),
-    StepTemplate("deals", GIVEN, "the game lasts {deals:d} deals"),
+    StepTemplate("deals", GIVEN, "the game lasts {deals:d} deal", "the game lasts {deals:d} deals"),
     StepTemplate("seed", GIVEN, "the deck is shuffled with seed {seed:d}"),
     StepTemplate("holds", GIVEN, "seat {seat:d} holds {cards:Cards}"),
     # --- When: requests ------------------------------------------------------------------
@@ -90,6 +90,17 @@ STEP_TEMPLATES: tuple[StepTemplate, ...] = (
 )
 
 TEMPLATES: dict[str, StepTemplate] = {t.key: t for t in STEP_TEMPLATES}
+
+
+def texts(t: StepTemplate) -> tuple[str, ...]:
+    """Every English form of a phrase: its text, and the plural of a counted phrase."""
+    return (t.text, t.plural) if t.plural else (t.text,)
+
+
+def count_field(t: StepTemplate) -> str | None:
+    """The field whose number picks the form of a counted phrase (its first `{name:d}`); None for the others."""
+    m = re.search(r"\{(\w+):d\}", t.text) if t.plural else None
+    return m.group(1) if m else None
 
 
 def fragment(key: str) -> str:
@@ -203,7 +214,8 @@ def _field_types(text: str) -> dict[str, str | None]:
 def render(key: str, args: dict[str, Any]) -> str:
     """The phrase of template `key` with `args` written in."""
     tpl = TEMPLATES[key]
-    out = tpl.text
+    counted = count_field(tpl)
+    out = tpl.plural if counted is not None and args[counted] != 1 else tpl.text
     for name, type_name in _field_types(tpl.text).items():
         out = re.sub(r"\{%s(?::\w+)?\}" % name, lambda _m: format_value(type_name, args[name]), out)
     return out

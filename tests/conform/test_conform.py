@@ -18,7 +18,7 @@ from president.conform.runner import HandshakeError, handshake, run_scenarios, s
 from president.scenarios.model import build_scenarios
 from president.scenarios.gherkin import generate_features
 from president.spec import default_spec
-from president.scenarios.steps import PARSE_TYPES, STEP_TEMPLATES, TEMPLATES, normalize_args
+from president.scenarios.steps import PARSE_TYPES, STEP_TEMPLATES, TEMPLATES, normalize_args, texts as step_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 MUTANTS = ROOT / "tests" / "mutants"
@@ -68,18 +68,19 @@ def test_features_are_deterministic_and_committed():
 
 
 def test_step_templates_are_one_small_fixed_table():
-    texts = [(t.kind, t.text) for t in STEP_TEMPLATES]
+    texts = [(t.kind, text) for t in STEP_TEMPLATES for text in step_texts(t)]
     assert len(texts) == len(set(texts)) and len(TEMPLATES) == len(STEP_TEMPLATES)
     assert len(STEP_TEMPLATES) < 60
 
 
 def test_every_rendered_step_parses_back_to_its_op():
-    parsers = {k: parse.compile(t.text, extra_types=PARSE_TYPES) for k, t in TEMPLATES.items() if t.kind != "fragment"}
+    parsers = {(k, text): parse.compile(text, extra_types=PARSE_TYPES)
+               for k, t in TEMPLATES.items() if t.kind != "fragment" for text in step_texts(t)}
     for sc in build_scenarios(SPEC):
         for op in sc.ops:
-            matches = [k for k, p in parsers.items() if TEMPLATES[k].kind == op.kind and p.parse(op.text)]
-            assert matches == [op.key], (op.text, matches)
-            assert normalize_args(op.key, parsers[op.key].parse(op.text).named) == op.kwargs, op.text
+            matches = [(k, p) for (k, _), p in parsers.items() if TEMPLATES[k].kind == op.kind and p.parse(op.text)]
+            assert [k for k, _ in matches] == [op.key], (op.text, matches)
+            assert normalize_args(op.key, matches[0][1].parse(op.text).named) == op.kwargs, op.text
 
 
 def test_scenarios_pass_in_process():

@@ -15,7 +15,7 @@ from pytest_bdd import given, parsers, then, when
 from president.protocol.client import InProcessClient
 from president.scenarios.model import Mismatch, Op, ScenarioRun
 from president.spec import default_spec
-from president.scenarios.steps import GIVEN, PARSE_TYPES, STEP_TEMPLATES, THEN, WHEN
+from president.scenarios.steps import GIVEN, PARSE_TYPES, STEP_TEMPLATES, THEN, WHEN, texts as step_texts
 
 FEATURES_DIR = Path(__file__).resolve().parents[2] / "features"
 _DECORATORS = {GIVEN: given, WHEN: when, THEN: then}
@@ -59,5 +59,6 @@ def _step_function(key: str, fields: tuple[str, ...]):
 
 for _tpl in STEP_TEMPLATES:
     if _tpl.kind in _DECORATORS:
-        _DECORATORS[_tpl.kind](parsers.parse(_tpl.text, extra_types=PARSE_TYPES))(
-            _step_function(_tpl.key, _tpl.fields))
+        for _text in step_texts(_tpl):  # a counted phrase has a singular and a plural
+            _DECORATORS[_tpl.kind](parsers.parse(_text, extra_types=PARSE_TYPES))(
+                _step_function(_tpl.key, _tpl.fields))

@@ -165,5 +165,5 @@ def test_cards_render_without_a_second_article(root):
 
     spec = read_spec(edit_spec(root, lambda d: d["options"]["first_lead"].update(default="holder:3C")))
     lines = {lang: "\n".join(t for _, t in render_lines(spec, lang, root)) for lang in ("hy", "el", "hi", "ru")}
-    assert "ով ունի 3 խաչը," in lines["hy"] and "-ը," not in lines["hy"]
+    assert "որն ունի 3 խաչը," in lines["hy"] and "-ը," not in lines["hy"]
     assert "το 3 σπαθί" in lines["el"] and "चिड़ी का 3" in lines["hi"] and "3♣" in lines["ru"]

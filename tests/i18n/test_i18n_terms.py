@@ -22,6 +22,9 @@ def tb():
 def test_every_term_is_the_published_sheets_word(tb):
     sheets = {lang: (SEEDS / f"{lang}.txt").read_text(encoding="utf-8").casefold() for lang in CATALOG_LANGS}
     for (concept, lang), term in tb.terms.items():
+        if term.reviewed:  # a suit no published sheet names: the review that confirmed it is given
+            assert (concept, lang) in {(c, lg) for c, lg in tb.terms if c in ("diamonds", "hearts", "spades")}
+            continue
         assert term.term.casefold() in sheets[lang], f"{concept}/{lang}: {term.term!r} is not in the published sheet"
         others = [t.term for (c, lg), t in tb.terms.items() if lg == lang and c != concept]
         if term.avoid is not None and not any(word_search(term.avoid, o, lang) for o in others):  # ru: место is "place"
@@ -42,8 +45,11 @@ def test_hits(tb):
     assert term_hits(tb, "ar", "the deal is over", "انتهت التوزيعة", published=False)
     assert not term_hits(tb, "ar", "the deal is over", "انتهت الجولة", published=False)
     # a word of the published sheet other than its term: accepted in the published text only
-    assert not term_hits(tb, "ru", "a series of several deals", "серия из нескольких раздач", published=True)
-    assert term_hits(tb, "ru", "a series of several deals", "серия из нескольких раздач", published=False)
+    assert not term_hits(tb, "ru", "the deal is over", "раздача окончена", published=True)
+    assert term_hits(tb, "ru", "the deal is over", "раздача окончена", published=False)
+    # but "a series of several deals" is the twin sentence's phrase, which the sheet says with раздач (issue 31)
+    assert not term_hits(tb, "ru", "a series of several deals", "в серии из нескольких раздач", published=False)
+    assert term_hits(tb, "ru", "a series of several deals", "в серии из нескольких раундов", published=False)
     # место is "place" in Russian: wrong for a seat, right when the msgid names a place too
     assert term_hits(tb, "ru", "seat {seat:d} passes", "место {seat:d} пасует", published=False)
     assert not term_hits(tb, "ru", "place p of n players, seat 0", "место p из n, игрок 0", published=False)

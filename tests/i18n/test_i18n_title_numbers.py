@@ -120,7 +120,7 @@ def plural_errors(files: dict[str, str], spec: Spec, lang: str, steps: StepLangu
                 continue  # the text for 1 alone, a plain message
             forms = steps.messages.get((counted_context(kind, owner, c.name), c.one))
             assert isinstance(forms, tuple), (lang, owner, c.name)
-            want = title.fill(forms[steps.plural(c.num)], c.num, steps.isolate_value)
+            want = title.fill(forms[steps.plural_form(c.num)], c.num, steps.isolate_value)
             if want not in text:
                 errors.append(f"{lang} {owner}.{c.name} = {c.num}: {want!r} is missing")
             others = {title.fill(f, c.num, steps.isolate_value) for f in forms if "{num}" in f} - {want}
@@ -173,7 +173,7 @@ def test_counted_phrases_in_the_form_of_their_number(built: list[tuple[Spec, dic
         steps = step_language(ROOT, lang)
         categories = [c for c in ("zero", "one", "two", "few", "many", "other")
                       if c in Locale.parse(lang).plural_form.tags | {"other"}]
-        assert categories[steps.plural(n)] == Locale.parse(lang).plural_form(n), (lang, n)
+        assert categories[steps.plural_form(n)] == Locale.parse(lang).plural_form(n), (lang, n)
     assert {n for _, n in seen} >= {1, 2, 3, 4, 5, 8, 11, 12}
 
 
@@ -239,6 +239,6 @@ def test_every_counted_phrase_at_every_schema_value(lang: str) -> None:
                 form = steps.text(ctx, c.exactly_one) if n == 1 and c.exactly_one else steps.ntext(ctx, c.one, c.other, n)
                 text = title.fill(form, n, steps.isolate_value)
                 assert not re.search(r"[A-Za-z]{2,}", strip_bidi(text)), (lang, ctx, n, text)
-                alone = n == 1 and c.exactly_one or [m for m in range(200) if steps.plural(m) == steps.plural(n)] == [n]
+                alone = n == 1 and c.exactly_one or [m for m in range(200) if steps.plural_form(m) == steps.plural_form(n)] == [n]
                 assert alone or str(n) in strip_bidi(text), (lang, ctx, n, text)
     assert not steps.missed
