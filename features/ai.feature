@@ -107,7 +107,7 @@ Feature: Artificial intelligence
   Rule: ai.easy.give-lowest — In the exchange easy gives back its lowest cards (normal order, then lowest suits)
 
     @ai.easy.give-lowest
-    Scenario: the President gives back its two lowest cards
+    Scenario: the President gives back its 2 lowest cards
       Given 3 players
       And the game lasts 2 deals
       And seat 0 holds 3C

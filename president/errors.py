@@ -7,6 +7,7 @@ each class lives (the general ones here, the others beside the code that raises 
 
     PresidentError
     ├── SpecError                       a spec breaks its schema or its semantics (every Problem found)
+    ├── SpecTextError (ValueError)      spectext: a title's value or counted phrase the spec cannot fill
     ├── CardError (ValueError)          a card or a set of cards cannot be parsed
     ├── IllegalAction                   the reference refuses an action: code, rule (clause id), message
     ├── SpecialFile (OSError)           resources: a FIFO, device or symlink out where a file was expected

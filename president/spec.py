@@ -6,7 +6,6 @@ A broken spec raises `SpecError` listing every problem with file, line and path.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -16,26 +15,18 @@ import jsonschema
 import yaml
 
 from .errors import Problem, SpecError
+from .spectext import Counted, SpecText, SpecTextError, parse_spec_text  # noqa: F401  (Counted: re-exported)
 
-_SPEC_REF = re.compile(r"\{([a-z_]+(?:\.[a-z0-9_]+)+)\}")
+def spec_text(text: str, data: dict[str, Any], path: str | None = None, line: int | None = None) -> SpecText:
+    """The SpecText of a clause title or an example name (one truth for numbers: a title says what
+    the spec says): `{players.max}` values and `{name=path|one|other}` counted phrases
+    (president.spectext); SpecError with file and line if one names no spec value."""
+    try:
+        return parse_spec_text(text, data)
+    except SpecTextError as exc:
+        raise SpecError([Problem(path or "<spec>", line, "", str(exc), exc.hint)]) from None
 
 
-def spec_text(text: str, data: dict[str, Any], path: str | None = None, line: int | None = None) -> str:
-    """`text` with every `{players.max}`-style reference replaced by that spec value (one truth
-    for numbers: a clause title says what the spec says); `{exchange.0.cards}` indexes lists."""
-    def value(m: re.Match[str]) -> str:
-        cur: Any = data
-        try:
-            for part in m.group(1).split("."):
-                cur = cur[int(part)] if isinstance(cur, list) else cur[part]
-        except (KeyError, IndexError, ValueError, TypeError):
-            raise SpecError([Problem(path or "<spec>", line, m.group(1), f"{m.group(0)} names no spec value",
-                                     "use a path of the spec, e.g. {players.max} or {exchange.0.cards}")]) from None
-        if isinstance(cur, (dict, list)):
-            raise SpecError([Problem(path or "<spec>", line, m.group(1), f"{m.group(0)} is not a single value",
-                                     "name a number or a word of the spec")])
-        return str(cur)
-    return _SPEC_REF.sub(value, text)
 from .resources import default_spec_path, schema_path
 
 
@@ -229,6 +220,8 @@ class Example:
     seed: int | None = None
     num_players: int | None = None
     refused: str | None = None
+    #: the name with its spec numbers (president.spectext); None: `name` as written
+    name_text: SpecText | None = field(default=None, compare=False)
 
     @property
     def players(self) -> int:
@@ -253,6 +246,8 @@ class Clause:
     #: Table sizes its examples knowingly do not reach (president.project.sizes_check), and why.
     uncovered_sizes: tuple[int, ...] = ()
     uncovered_why: str = ""
+    #: the title with its spec numbers (president.spectext): what the catalogs translate
+    title_text: SpecText | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -460,6 +455,7 @@ def _semantic_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], 
     if comb["min_cards"] > comb["max_cards"]:
         yield ("combinations",), "min_cards is greater than max_cards", "swap them"
     yield from _option_problems(data)
+    yield from _holder_problems(data)
     yield from _exchange_problems(data)
     places: dict[int, int] = {}
     for i, t in enumerate(data["titles"]):
@@ -570,6 +566,33 @@ def _option_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], st
                        "choose a default inside the option's range")
 
 
+def _holder_problems(data: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str, str]]:
+    """A `holder:<card>` value (an option's default, or an example's setting) names a card of the
+    deck: the first lead goes to whoever holds it, so a card that does not exist (holder:1C) or a
+    joker (holder:X1) would give a sheet and a feature about no card."""
+    ranks, suits = data["deck"]["ranks"], data["deck"]["suits"]
+    places: list[tuple[tuple[Any, ...], Any]] = []
+    for name, opt in data["options"].items():
+        if any(v.get("value") == HOLDER_PATTERN for v in opt.get("values", [])):
+            places.append((("options", name, "default"), opt.get("default")))
+            for i, clause in enumerate(data["clauses"]):
+                for j, ex in enumerate(clause.get("examples", [])):
+                    if name in ex:
+                        places.append((("clauses", i, "examples", j, name), ex[name]))
+    for path, value in places:
+        if not isinstance(value, str) or not value.startswith("holder:") or value == HOLDER_PATTERN:
+            continue
+        card = value[len("holder:"):]
+        if card in JOKER_CODES:
+            yield (path, f"{value}: {card} is a joker; the first lead goes to the holder of one of the "
+                   f"{len(ranks) * len(suits)} natural cards",
+                   f"name a card of the deck: holder:<rank><suit>, e.g. holder:{ranks[0]}{suits[0]}")
+        elif card[:-1] not in ranks or card[-1:] not in suits:
+            yield (path, f"{value}: {card!r} is not a card of the deck",
+                   f"write holder:<rank><suit> with a rank of deck.ranks ({' '.join(ranks)}) and a suit of "
+                   f"deck.suits ({' '.join(suits)}), e.g. holder:{ranks[0]}{suits[0]}")
+
+
 def _option_clause_refs(name: str, opt: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str]]:
     if "clause" in opt:
         yield ("options", name, "clause"), opt["clause"]
@@ -643,17 +666,19 @@ def parse_spec(text: str, file: str = "<spec>") -> Spec:
     uncovered = data.get("uncovered_sizes", {})
     for i, c in enumerate(data["clauses"]):
         examples = tuple(
-            Example(name=e["name"], hands=tuple(tuple(h) for h in e.get("hands", ())),
+            Example(name=(nt := spec_text(e["name"], data, file, _line_for(lines, ("clauses", i, "examples", j)))).english(),
+                    name_text=nt, hands=tuple(tuple(h) for h in e.get("hands", ())),
                     steps=tuple(_step(s) for s in e.get("steps", ())),
                     options=tuple((k, e[k]) for k in EXAMPLE_OPTIONS if k in e), deals=e.get("deals"), expect=_expect(e.get("expect")),
                     line=_line_for(lines, ("clauses", i, "examples", j)),
                     seed=e.get("seed"), num_players=e.get("players"), refused=e.get("refused"))
             for j, e in enumerate(c.get("examples", [])))
-        clauses.append(Clause(c["id"], c["section"], spec_text(c["title"], data, file, _line_for(lines, ("clauses", i))),
+        title = spec_text(c["title"], data, file, _line_for(lines, ("clauses", i)))
+        clauses.append(Clause(c["id"], c["section"], title.english(),
                               c.get("decision", False),
                               c.get("testable", True), examples, _line_for(lines, ("clauses", i)),
                               c.get("pending"), tuple(uncovered.get(c["id"], {}).get("sizes", ())),
-                              uncovered.get(c["id"], {}).get("why", "")))
+                              uncovered.get(c["id"], {}).get("why", ""), title))
     return Spec(
         game=data["game"], variant=data["variant"], id=data["id"], version=data["version"],
         deck=Deck(tuple(data["deck"]["ranks"]), tuple(data["deck"]["suits"])),

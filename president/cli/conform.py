@@ -30,7 +30,7 @@ def _retitled(run: "Run", lang: str, root: Path) -> "Run":
     """The run with its deviations titled in `lang` (the --html sheet's language)."""
     from ..conform.api import clause_titles
     translate = clause_titles(lang, root)
-    titles = {c.id: translate(c.title) for c in run.spec.clauses}
+    titles = {c.id: translate(c) for c in run.spec.clauses}
     for d in run.deviations:
         d.title = titles.get(d.clause, d.title)
     return run

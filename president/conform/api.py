@@ -48,17 +48,18 @@ class NoScenario(PresidentError):
                          "a pattern matches a part of the id or globs it, e.g. -k 'play.*')")
 
 
-def clause_titles(lang: str, root: Path | None = None) -> Callable[[str], str]:
-    """A clause title in `lang` (the `steps` catalog under `root` translates them; English is the spec's own)."""
+def clause_titles(lang: str, root: Path | None = None) -> Callable[[Any], str]:
+    """The title of a spec clause in `lang` (the `steps` catalog under `root` translates them, from the
+    spec's numbers; English is the spec's own)."""
     if lang == "en":
-        return lambda title: title
+        return lambda clause: clause.title
     from ..i18n.steps_catalog import step_language
     from ..resources import packaged_root
     try:
         steps = step_language(root or packaged_root(), lang)
     except Exception:  # noqa: BLE001 - a pseudo-locale or a missing catalog: the spec's own titles
-        return lambda title: title
-    return lambda title: steps.text("clause", title)
+        return lambda clause: clause.title
+    return steps.clause_title
 
 
 def sheet_lines(spec: Spec, lang: str, root: Path | None = None) -> tuple[list | None, str]:

@@ -73,7 +73,7 @@ def localized_summary(spec: Spec, results: list, lock: Any, engine: str, lang: s
         ok = sum(r.outcome == Outcome.PASS for r in mine)
         by = sorted({r.blocked_by for r in mine if r.blocked_by}) if by_clause[clause.id] == "blocked" else []
         out.append(f"{iso(clause.id):<{width}}{word(by_clause[clause.id])} {iso(f'{ok}/{len(mine)}')}"
-                   + (f" → {iso(', '.join(by))}" if by else "") + f" — {steps.text('clause', clause.title)}")
+                   + (f" → {iso(', '.join(by))}" if by else "") + f" — {steps.clause_title(clause)}")
         reasons = sorted({x for r in mine for x in r.reasons})
         if reasons:
             out.append("  " + t("report", "engine refusals: {reasons}", reasons=iso(", ".join(reasons))))

@@ -165,8 +165,8 @@ def difference(d: Divergent, actual: Any, expected: Any, field: str = "") -> str
     return d.finding.message
 
 
-def _title(spec_clause: Any, translate: Callable[[str], str]) -> str:
-    return translate(spec_clause.title) if spec_clause is not None else ""
+def _title(spec_clause: Any, translate: Callable[[Any], str]) -> str:
+    return translate(spec_clause) if spec_clause is not None else ""
 
 
 def traces_of(results: list[ScenarioResult], lock: LockstepResult | None) -> tuple[list[Trace], int]:
@@ -187,7 +187,7 @@ def _clean(results: list[ScenarioResult], lock: LockstepResult | None, n_scen: i
 
 def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, options: dict[str, Any],
                  rules: Ruleset | None = None, engine: Client | None = None, shrink_budget: float = 8.0,
-                 translate: Callable[[str], str] = lambda s: s) -> tuple[list[Deviation], Fit]:
+                 translate: Callable[[Any], str] = lambda c: c.title) -> tuple[list[Deviation], Fit]:
     rules = rules or Ruleset.from_spec()
     spec = rules.spec
     traces, n_scen = traces_of(results, lock)

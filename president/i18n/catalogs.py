@@ -348,16 +348,20 @@ SIZED_DIRECTIVE = re.compile(r"%(?:\([^)]*\))?[#0 +-]*(?:\*|\d|\.)")
 
 
 def _fill(text: str, values: dict[str, Any]) -> str:
-    """%-format `text`; int values filling a `%(name)s` placeholder are isolated (numbers).
-    A width or precision is refused (the strict reading of the catalogs reports it with its line)."""
+    """%-format `text`; int values filling a `%(name)s` or `%(name)d` placeholder are isolated
+    (numbers: print binds an isolated number to its noun, president.i18n.linebreak), a `%(name)d`
+    written as the `%(name)s` of its isolate. A width or precision is refused (the strict reading
+    of the catalogs reports it with its line)."""
     if not values:
         return text
     sized = SIZED_DIRECTIVE.search(text.replace("%%", ""))
     if sized:
         raise BuildError([Problem("<translation>", None, "", f"{sized.group(0)!r}: a width or precision in "
                                   f"the message {text[:60]!r}", "write the placeholder without them, e.g. %(name)s")])
-    filled = {k: isolate(v) if isinstance(v, int) and not isinstance(v, bool) and f"%({k})s" in text else v
-              for k, v in values.items()}
+    numbers = [k for k, v in values.items() if isinstance(v, int) and not isinstance(v, bool)]
+    for k in numbers:
+        text = re.sub(rf"(?<!%)((?:%%)*)%\({re.escape(k)}\)d", rf"\1%({k})s", text)
+    filled = {k: isolate(v) if k in numbers and f"%({k})s" in text else v for k, v in values.items()}
     return text % filled
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import Problem
 from ..spec import Spec
+from ..spectext import SpecText
 from .catalogs import CATALOG_LANGS, SOURCE_LANG, BuildError, translator_for
 from .render import missing_problems
 from .steps_catalog import (FEATURE_MESSAGES, GHERKIN_CODES, KIND_OF_KEYWORD_TYPE, StepLanguage, StepSyntaxError,
@@ -58,9 +59,17 @@ def generate_translated_feature(spec: Spec, section_id: str, lang: str, steps: S
         ]
 
     return feature_text(spec, section_id, head, kw,
-                        clause_line=lambda c: f"{iso(c.id)} — {steps.text('clause', c.title)}",
-                        scenario_title=lambda sc: steps.text("scenario", sc.name),
+                        clause_line=lambda c: f"{iso(c.id)} — {steps.clause_title(c)}",
+                        scenario_title=lambda sc: steps.spec_text("scenario", sc.clause, _name_text(spec, sc)),
                         step=lambda op: steps.render(op.key, op.kwargs))
+
+
+def _name_text(spec: Spec, scenario: Any) -> SpecText:
+    """The name of the spec example a scenario comes from, with its spec numbers."""
+    for ex in spec.clause(scenario.clause).examples:
+        if ex.name == scenario.name:
+            return ex.name_text or SpecText(ex.name)
+    return SpecText(scenario.name)
 
 
 def translated_features(spec: Spec, root: Path, langs: tuple[str, ...] = CATALOG_LANGS) -> dict[str, str]:

@@ -231,8 +231,17 @@ def bind_short_words(text: str, lang: str) -> str:
     return re.sub(rf"(?<![\w&;])([{letters}]) (?=\S)", rf"\1{NBSP}", text)
 
 
+#: A number the sentence itself writes in digits (a published `μέχρι 1 βαθμό`), then a space.
+_BARE_NUMBER = re.compile(r"(?<![\w.\-–/<>;&])([\d\u0660-\u0669]+) (?=\w)")
+#: A space, then an isolated version string (`1.1.0`): the version stays with the word before it
+#: (hi `संस्करण 1.1.0`, ru `версия 1.1.0`).
+_BEFORE_VERSION = re.compile(r' (<(bdi|span)\b[^>]*>\d+(?:\.\d+)+</\2>)')
+
+
 def keep_values_whole(html: str, lang: str) -> str:
-    """Escaped HTML text of a sheet line for print: a number value bound to the word after it,
-    one-letter words bound to the next word. Values themselves are `white-space: nowrap`
-    (rules.html.j2)."""
-    return bind_short_words(_NUMBER_VALUE.sub(rf"\1{NBSP}", html), lang)
+    """Escaped HTML text of a sheet line for print: a number (a value or digits of the sentence)
+    bound to the word after it, a version to the word before it, one-letter words bound to the next word. Values themselves
+    (cards, rank orders, numbers) are `white-space: nowrap` (rules.html.j2)."""
+    html = _BEFORE_VERSION.sub(rf"{NBSP}\1", _NUMBER_VALUE.sub(rf"\1{NBSP}", html))
+    html = _BARE_NUMBER.sub(rf"\1{NBSP}", html)
+    return bind_short_words(html, lang)

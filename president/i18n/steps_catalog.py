@@ -24,7 +24,7 @@ from typing import Any, BinaryIO, Callable, Iterator
 
 from babel.messages.catalog import Catalog, Message
 
-from ..spec import Spec
+from ..spec import Counted, Spec, SpecText
 from ..scenarios.steps import GIVEN, STEP_TEMPLATES, TEMPLATES, THEN, WHEN, _field_types, count_field, parse_value, texts
 from .catalogs import (CATALOG_LANGS, SOURCE_LANG, Key, load_catalog, po_path, pot_path,
                        translations_of)
@@ -108,14 +108,45 @@ WORD_NOTE = ("the on/off word of every option phrase (msgctxt opt-revolution, op
              "opt-sequences, opt-leader-may-pass): a form that agrees with none of them (ru вкл./выкл.)")
 
 
-def template_messages(spec: Spec) -> list[tuple[str, str | tuple[str, ...], list[str], list[Location]]]:
+#: A msgid, or (singular, plural) of a plural message (counted step phrases, counted phrases of titles).
+Msgid = str | tuple[str, ...]
+
+
+def counted_context(kind: str, owner: str, name: str) -> str:
+    """msgctxt of the counted phrase `name` of a clause title (kind "clause") or of a scenario title
+    ("scenario") of clause `owner`."""
+    return f"{kind} {owner}: {name}"
+
+
+def _fields_note(text: SpecText, kind: str, owner: str) -> str:
+    parts = [f"{{{c.name}}}: the counted phrase of msgctxt '{counted_context(kind, owner, c.name)}'"
+             for c in text.counted]
+    parts += [f"{{{path}}}: the spec's {path}, in digits" for path, _ in text.values if f"{{{path}}}" in text.frame]
+    return "; " + "; ".join(parts) if parts else ""
+
+
+def _add_counted(into: dict[tuple[str, Msgid], tuple[list[str], list[Location]]], text: SpecText, kind: str,
+                 owner: str, where: list[Location]) -> None:
+    """The messages of the counted phrases of `text`: a plural message each (and the text for 1 alone)."""
+    for c in text.counted:
+        ctx = counted_context(kind, owner, c.name)
+        values = "".join(f"; {{{p}}}: the spec's {p}" for p, _ in text.values if f"{{{p}}}" in c.one + c.other)
+        if c.exactly_one is not None:
+            note = f"{c.path} = 1: the phrase for the number 1 alone (the plural message of this msgctxt serves the others)"
+            into.setdefault((ctx, c.exactly_one), ([note + values], []))[1].extend(where)
+        note = (f"{{num}}: the spec's {c.path}, in digits; the plural form follows that number"
+                + ("" if c.exactly_one is None else " (1 has a message of its own)") + values)
+        into.setdefault((ctx, (c.one, c.other)), ([note], []))[1].extend(where)
+
+
+def template_messages(spec: Spec) -> list[tuple[str, Msgid, list[str], list[Location]]]:
     """(msgctxt, msgid, auto comments, `#:` references) of every message of the steps domain; the msgid
-    of a counted step phrase is its (singular, plural)."""
+    of a counted step phrase or of a counted phrase of a title is its (singular, plural)."""
     import president.scenarios.steps as steps_module
     in_steps = _source_lines(Path(steps_module.__file__), "president/scenarios/steps.py")
     here = _source_lines(Path(__file__), "president/i18n/steps_catalog.py")
     in_spec = _source_lines(Path(spec.path), _spec_rel(spec)) if spec.path else (lambda _: [])
-    out: list[tuple[str, str | tuple[str, ...], list[str], list[Location]]] = []
+    out: list[tuple[str, Msgid, list[str], list[Location]]] = []
     for t in STEP_TEMPLATES:
         note = (f"step phrase ({t.kind}); keep every {{field:Type}}, in any order" if t.kind != "fragment"
                 else "a piece of other step phrases")
@@ -128,18 +159,23 @@ def template_messages(spec: Spec) -> list[tuple[str, str | tuple[str, ...], list
     out += [("level", level, ["AI level name inside step phrases"], in_spec(f"{{id: {level},")) for level in LEVELS]
     rel = _spec_rel(spec)
     scenarios: dict[str, tuple[list[str], list[Location]]] = {}
+    titles: dict[str, tuple[list[str], list[Location]]] = {}
+    counted: dict[tuple[str, Msgid], tuple[list[str], list[Location]]] = {}
     for clause in spec.clauses:
         for ex in clause.examples:
-            notes, where = scenarios.setdefault(ex.name, ([], []))
-            notes.append(f"scenario title (example of {clause.id})")
+            text = ex.name_text or SpecText(ex.name)
+            notes, where = scenarios.setdefault(text.frame, ([], []))
+            notes.append(f"scenario title (example of {clause.id})" + _fields_note(text, "scenario", clause.id))
             where += [(rel, ex.line)] if ex.line else []
-    out += [("scenario", name, notes[:1], where) for name, (notes, where) in scenarios.items()]
-    titles: dict[str, tuple[list[str], list[Location]]] = {}
-    for clause in spec.clauses:
-        notes, where = titles.setdefault(clause.title, ([], []))
-        notes.append(f"clause title ({clause.id})")
+            _add_counted(counted, text, "scenario", clause.id, [(rel, ex.line)] if ex.line else [])
+        text = clause.title_text or SpecText(clause.title)
+        notes, where = titles.setdefault(text.frame, ([], []))
+        notes.append(f"clause title ({clause.id})" + _fields_note(text, "clause", clause.id))
         where += [(rel, clause.line)] if clause.line else []
+        _add_counted(counted, text, "clause", clause.id, [(rel, clause.line)] if clause.line else [])
+    out += [("scenario", name, notes[:1], where) for name, (notes, where) in scenarios.items()]
     out += [("clause", title, notes[:1], where) for title, (notes, where) in titles.items()]
+    out += [(ctx, msgid, notes[:1], where) for (ctx, msgid), (notes, where) in counted.items()]
     out += [("feature", text, ["feature file header"], here(text[:40])) for text in FEATURE_MESSAGES]
     out += [("outcome", word, ["scenario or clause outcome in reports"], here(f'"{word}"')) for word in OUTCOME_WORDS]
     out += [("report", text, ["conformance report line"], here(text[:40])) for text in REPORT_MESSAGES]
@@ -261,6 +297,51 @@ class StepLanguage:
             self.missed[(context, msgid)] = None
         return msgid
 
+    def plural_form(self, n: int) -> int:
+        """The index of the plural form of `n`: the catalog's rule (English: n != 1)."""
+        return self.plural_index(n) if self.plural_index is not None else int(n != 1)
+
+    def plural_texts(self, context: str, msgid: str, english: tuple[str, ...]) -> tuple[str, ...]:
+        """Every form of a plural message (`english` when it has no usable translation)."""
+        found = self.messages.get((context, msgid))
+        if isinstance(found, tuple) and found and all(found):
+            return found
+        if (context, msgid) in self.listed:  # untranslated or fuzzy: never shipped in English
+            self.missed[(context, msgid)] = None
+        return english
+
+    def pick(self, forms: tuple[str, ...], english: tuple[str, ...], n: int) -> str:
+        """The form of `forms` for the number `n` (English forms: singular for 1, else plural)."""
+        if forms == english:
+            return forms[0] if n == 1 else forms[1]
+        return forms[min(self.plural_form(n), len(forms) - 1)]
+
+    def ntext(self, context: str, one: str, other: str, n: int) -> str:
+        """The plural form of a plural message for `n` (npgettext; English forms when it is missing)."""
+        return self.pick(self.plural_texts(context, one, (one, other)), (one, other), n)
+
+    def counted_phrase(self, kind: str, owner: str, text: SpecText, c: Counted) -> str:
+        """A counted phrase of a title in this language, its number and values written in."""
+        ctx = counted_context(kind, owner, c.name)
+        form = (self.text(ctx, c.exactly_one) if c.num == 1 and c.exactly_one is not None
+                else self.ntext(ctx, c.one, c.other, c.num))
+        return text.fill(form, c.num, self.isolate_value)
+
+    def spec_text(self, kind: str, owner: str, text: SpecText) -> str:
+        """A clause title (kind "clause", owner its id) or a scenario title ("scenario", owner the
+        clause id) in this language: the frame and its counted phrases, from the spec's numbers."""
+        if text.plain:
+            return self.text(kind, text.frame)
+        return text.render(self.text(kind, text.frame), lambda c: self.counted_phrase(kind, owner, text, c),
+                           self.isolate_value)
+
+    def clause_title(self, clause: Any) -> str:
+        """The title of a spec clause in this language."""
+        return self.spec_text("clause", clause.id, clause.title_text or SpecText(clause.title))
+
+    def isolate_value(self, value: Any) -> str:
+        return self.isolate(str(value))
+
     def phrase(self, key: str) -> str:
         return self.text(key, TEMPLATES[key].text)
 
@@ -270,23 +351,14 @@ class StepLanguage:
         t = TEMPLATES[key]
         if count_field(t) is None:
             return (self.phrase(key),)
-        found = self.messages.get((key, t.text))
-        if isinstance(found, tuple) and found and all(found):
-            return found
-        if (key, t.text) in self.listed:  # untranslated or fuzzy: never shipped in English
-            self.missed[(key, t.text)] = None
-        return texts(t)
+        return self.plural_texts(key, t.text, texts(t))
 
     def counted(self, key: str, args: dict[str, Any]) -> str:
         """The form of a phrase for its arguments (a counted phrase: the plural form of its count)."""
         t, forms, count = TEMPLATES[key], self.forms(key), count_field(TEMPLATES[key])
         if count is None or len(forms) == 1:
             return forms[0]
-        n = int(args[count])
-        if forms == texts(t):  # English (or its fallback)
-            return forms[0] if n == 1 else forms[1]
-        index = self.plural_index(n) if self.plural_index is not None else int(n != 1)
-        return forms[min(index, len(forms) - 1)]
+        return self.pick(forms, texts(t), int(args[count]))
 
     def missing(self, keys: list[Key]) -> list[Key]:
         return [k for k in keys if not isinstance(self.messages.get(k), str) or not self.messages.get(k)]

@@ -60,6 +60,14 @@ class CheckContext:
         except ValueError:
             return str(path)
 
+    def spec_location(self, file: str) -> str:
+        """A template's `#:` file as the checked spec is named: the templates reference the spec as
+        spec/president.yaml wherever it is, so a spec given elsewhere (--spec) is named itself."""
+        canonical = self.project.root / "spec" / "president.yaml"
+        if file != "spec/president.yaml" or self.project.spec_path.resolve() == canonical.resolve():
+            return file
+        return self.rel(self.project.spec_path)
+
     def template(self) -> Catalog | None:
         """The message template extracted now from the templates and the spec (None if invalid)."""
         if self._template is None and self.spec is not None:
@@ -194,12 +202,12 @@ def catalog_problems(ctx: CheckContext, domain: str, template: Catalog | None) -
         # obsolete `#~` entries are kept on purpose: `i18n update` brings them back when a revert
         # needs them again, and nothing renders them, so they are not problems.
         missing = [(k, m) for k, m in wanted.items() if k not in have] if wanted is not None else []
-        problems.extend(_changed_messages(file, lang, unused, missing))
+        problems.extend(_changed_messages(file, lang, unused, missing, ctx.spec_location))
     return problems
 
 
-def _changed_messages(file: str, lang: str, unused: dict[Key, Message],
-                      missing: list[tuple[Key, Message]]) -> list[Problem]:
+def _changed_messages(file: str, lang: str, unused: dict[Key, Message], missing: list[tuple[Key, Message]],
+                      located: Callable[[str], str] = lambda f: f) -> list[Problem]:
     """One problem per change: a message the templates or the spec no longer use and the one
     that replaces it (same msgctxt) are reported together, at the old message's line."""
     out = []
@@ -208,7 +216,7 @@ def _changed_messages(file: str, lang: str, unused: dict[Key, Message],
         by_context.setdefault(key[0], []).append(key)
     update = "run `president i18n update`"
     for key, msg in missing:
-        where = ", ".join(f"{f}:{n}" for f, n in msg.locations) or "; ".join(msg.auto_comments)
+        where = ", ".join(f"{located(f)}:{n}" for f, n in msg.locations) or "; ".join(msg.auto_comments)
         olds = by_context.get(key[0], [])
         if key[0] is not None and len(olds) == 1 and sum(k[0] == key[0] for k, _ in missing) == 1:
             old = unused.pop(olds[0])
@@ -218,7 +226,7 @@ def _changed_messages(file: str, lang: str, unused: dict[Key, Message],
                                "as a fuzzy guess), then translate the new one"))
         elif msg.locations:  # not in the catalog yet: reported where the message comes from
             src, line = msg.locations[0]
-            out.append(Problem(src, line, "", f"{lang}: {file} lacks the message {_key_text(key)} used here",
+            out.append(Problem(located(src), line, "", f"{lang}: {file} lacks the message {_key_text(key)} used here",
                                f"{update}, then translate it"))
         else:
             out.append(Problem(file, None, "", f"{lang}: missing message {_key_text(key)} ({where})",

@@ -183,7 +183,9 @@ def test_value_frames_reads_the_english_predicate():
     passed = "the seats that passed are {seats:Numbers}"
     assert value_frames(Message(passed, "спасовали игроки {seats:Numbers}", context="passed"))
     assert value_frames(Message(passed, "спасовали: {seats:Numbers}", context="passed")) is None
-    assert value_frames(Message(passed, "պաս տված նստատեղերն են՝ {seats:Numbers}", context="passed")) is None
+    # round 5's H4: the copula before the colon agrees with a list it cannot know (i31-terms' check)
+    assert "'են'" in (value_frames(Message(passed, "պաս տված նստատեղերն են՝ {seats:Numbers}", context="passed")) or "")
+    assert value_frames(Message(passed, "պաս տված նստատեղերը՝ {seats:Numbers}", context="passed")) is None
     assert value_frames(Message(passed, "спасовали игроки {seats:Numbers}", flags=[IGNORE_VALUE_FRAME])) is None
     # a value that is the object of an action verb is not a predicate: not this check's
     assert value_frames(Message("seat {seat:d} plays {cards:Cards}", "игрок {seat:d} играет {cards:Cards}")) is None
