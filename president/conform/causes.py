@@ -1,0 +1,190 @@
+"""One cause, one deviation: the divergent steps of one symptom split by the causes behind them.
+
+Divergent steps are first grouped by clause and mechanism (`records.Mechanism`: the request, the
+action type, what differs). Two rules can share a symptom (the engine leaves out plays the
+reference allows after a 7, and also some plays that are part of a rank's cards): one group then
+holds two causes, and the second one hides behind the first. `causes_of` splits a group, bounded:
+
+1. **Explained away by the fitted variant.** The steps the fitted option values remove are one
+   cause (the house rule); the steps they leave are looked at again, as a cause of their own.
+2. **Explained away by a context.** The actions that differ at each step (the plays the engine
+   leaves out, or lists, against the reference's legal set) are described by generic features of
+   the position: lead or follow, the rank on the table, higher, equal or lower than it, the number
+   of cards, all or part of that rank's cards in the hand, the rank played, several ranks at once.
+   A context (one feature, or two together) that matches a differing action at some steps and no
+   action the engine and the reference agree on anywhere in the group explains those steps away:
+   they are one cause, and the rest is looked at again (at most `MAX_SPLITS` times). A context
+   that covers nearly all the steps (`WHOLE`) is the group's one cause: no split.
+
+Every part keeps its own steps, so it gets its own evidence, minimal scenario and confirmation.
+Nothing here knows an engine: the features are the rules' own dimensions, fitted to the steps.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, Iterable, Sequence
+
+from ..game.cards import CARD_NAMES, RANK_MASKS, parse_cards, rank_counts, rank_of
+from ..game.engine import GameState, Phase
+from .fit import Divergent, Key
+from .trace import Trace, notations
+
+#: Splits of one group, at most (each a cause explained away before looking again).
+MAX_SPLITS = 3
+#: A context covering at least this share of the steps left is the one cause of them all.
+WHOLE = 0.95
+#: A cause split off covers at least this many steps, and this share of the group.
+LEAST_STEPS, LEAST_SHARE = 3, 0.05
+#: Positions looked at per group (the first ones, in trace order), to bound the time.
+MAX_STEPS = 400
+
+
+@dataclass
+class Part:
+    """The steps of one cause within a group, and what sets it apart (empty: the group's only cause)."""
+
+    divs: list[Divergent]
+    context: str = ""
+    explained: bool = False  # the fitted variant removes these steps
+
+
+def _rank_name(rank: int) -> str:
+    return CARD_NAMES[4 * rank][:-1] if 4 * rank < len(CARD_NAMES) else "joker"
+
+
+def features(play: int, pos: GameState) -> frozenset[str]:
+    """The generic features of one play (a card mask) at a position: what a rule may depend on."""
+    counts = rank_counts(play)
+    ranks = [r for r, c in enumerate(counts) if c]
+    out = {"lead" if not pos.trick else "follow", f"{play.bit_count()} card(s)"}
+    if pos.trick:
+        out.add(f"on {_rank_name(rank_of(pos.trick))}")
+    if len(ranks) != 1 or play >> 52:
+        out.add("several ranks")
+        return frozenset(out)
+    rank = ranks[0]
+    out.add(f"rank {_rank_name(rank)}")
+    if pos.trick:
+        top = rank_of(pos.trick)
+        higher = rank < top if pos.reversed else rank > top
+        out.add("equal" if rank == top else "higher" if higher else "lower")
+    seat = pos.to_act
+    hand = pos.hands[seat] if seat is not None else 0
+    held = (hand & RANK_MASKS[rank]).bit_count()
+    out.add("all of its rank" if held == play.bit_count() else "part of its rank")
+    return frozenset(out)
+
+
+def _plays(notes: Iterable[str]) -> set[int]:
+    out: set[int] = set()
+    for n in notes:
+        if n != "pass" and not n.startswith("give"):
+            try:
+                out.add(parse_cards(n.split()))
+            except (KeyError, ValueError):
+                continue
+    return out
+
+
+def _rank_subsets(hand: int) -> set[int]:
+    """Every play of one rank the hand can make (the actions a legal list may name or leave out)."""
+    out: set[int] = set()
+    for r in range(len(RANK_MASKS)):
+        cards = [1 << i for i in range(52) if (hand & RANK_MASKS[r]) >> i & 1]
+        for k in range(1, len(cards) + 1):
+            out.update(sum(c) for c in combinations(cards, k))
+    return out
+
+
+def _sides(d: Divergent, reply: Any, differs: str) -> tuple[list[frozenset[str]], list[frozenset[str]]] | None:
+    """The features of the plays that differ at one step (in the mechanism's direction) and of those
+    the engine and the reference agree on; None when the step is not about plays."""
+    pos = d.before
+    if pos is None or pos.phase != Phase.PLAY or pos.to_act is None or differs not in ("accepted", "refused"):
+        return None
+    ref = {a for a in pos.legal_actions() if a}
+    if d.request.get("cmd") == "act":
+        action = d.request.get("action") or {}
+        if action.get("type") != "play":
+            return None
+        plays = _plays([" ".join(action.get("cards") or [])])
+        return ([features(p, pos) for p in plays], []) if plays else None
+    if d.request.get("cmd") != "legal" or not isinstance(reply, dict) or not reply.get("ok"):
+        return None
+    mine = _plays(notations(reply.get("actions") or []))
+    if differs == "refused":
+        differ, agree = ref - mine, ref & mine
+    else:
+        differ = mine - ref
+        agree = _rank_subsets(pos.hands[pos.to_act]) - ref - mine
+    if not differ:
+        return None
+    return [features(p, pos) for p in differ], [features(p, pos) for p in agree]
+
+
+def _contexts(sides: Sequence[tuple[list[frozenset[str]], list[frozenset[str]]]]) -> set[frozenset[str]]:
+    seen: set[frozenset[str]] = set()
+    for differ, _ in sides:
+        for f in differ:
+            seen.update(frozenset([x]) for x in f)
+            seen.update(frozenset(p) for p in combinations(sorted(f), 2))
+    return seen
+
+
+def _best(sides: Sequence[tuple[list[frozenset[str]], list[frozenset[str]]]]) -> tuple[frozenset[str], set[int]] | None:
+    """The context matching a differing play at the most steps and no agreed play (fewest features,
+    then by name, on a tie), with the steps it covers."""
+    agreed = [f for _, agree in sides for f in agree]
+    best: tuple[int, int, str, frozenset[str], set[int]] | None = None
+    for ctx in _contexts(sides):
+        if any(ctx <= f for f in agreed):
+            continue
+        cover = {i for i, (differ, _) in enumerate(sides) if any(ctx <= f for f in differ)}
+        rank = (-len(cover), len(ctx), " & ".join(sorted(ctx)))
+        if best is None or rank < best[:3]:
+            best = (*rank, ctx, cover)
+    return (best[3], best[4]) if best is not None else None
+
+
+def split_by_context(divs: list[Divergent], traces: Sequence[Trace], differs: str) -> list[Part]:
+    """The group's steps split into causes by the contexts that explain them away (see the module
+    docstring); one part when no context sets a cause apart."""
+    looked = [(d, _sides(d, traces[d.key[0]].steps[d.key[1]][1], differs)) for d in divs[:MAX_STEPS]]
+    known = [(d, s) for d, s in looked if s is not None]
+    if len(known) < 2 * LEAST_STEPS:
+        return [Part(divs)]
+    parts: list[Part] = []
+    left = known
+    for _ in range(MAX_SPLITS):
+        found = _best([s for _, s in left])
+        if found is None:
+            break
+        ctx, cover = found
+        if len(cover) >= WHOLE * len(left) or len(cover) < max(LEAST_STEPS, LEAST_SHARE * len(known)) \
+                or len(left) - len(cover) < LEAST_STEPS:
+            break
+        parts.append(Part([left[i][0] for i in sorted(cover)], " & ".join(sorted(ctx))))
+        left = [x for i, x in enumerate(left) if i not in cover]
+    if not parts:
+        return [Part(divs)]
+    taken = {d.key for p in parts for d in p.divs}
+    rest = [d for d in divs if d.key not in taken]
+    return parts + [Part(rest, "other positions")]
+
+
+def causes_of(divs: list[Divergent], explained: set[Key], traces: Sequence[Trace], differs: str,
+              fitted_label: str = "") -> list[Part]:
+    """The causes behind one group of divergent steps: the part the fitted variant explains, then
+    the rest split by context (each part its own deviation)."""
+    mine = [d for d in divs if d.key in explained]
+    rest = [d for d in divs if d.key not in explained]
+    out = [Part(mine, "", True)] if mine else []
+    if rest:
+        parts = split_by_context(rest, traces, differs)
+        if mine:
+            where = f"where {fitted_label} does not explain it" if fitted_label else "not explained"
+            for p in parts:
+                p.context = f"{where}; {p.context}" if p.context else where
+        out += parts
+    return out
