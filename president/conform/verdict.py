@@ -210,7 +210,8 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
     # one symptom may hide several causes: each is explained away in turn and the rest looked at again
     groups: dict[tuple[str, Mechanism, int], tuple[list[Divergent], str]] = {}
     for (clause, mech), divs in by_symptom.items():
-        for i, cause in enumerate(causes_of(divs, fitted.explained, traces, mech.differs, label(fitted.variant))):
+        by = tuple(kv for kv in fitted.variant if _removes(fitted, kv, clause)) or fitted.variant
+        for i, cause in enumerate(causes_of(divs, fitted.explained, traces, mech.differs, label(by))):
             groups[(clause, mech, i)] = (cause.divs, cause.context)
     first_of_trace: set[tuple[int, int, str]] = set()
     seen_traces: set[int] = set()
@@ -277,7 +278,8 @@ def shrink_deviation(dev: Deviation, engine: Client, rules: Ruleset, budget: flo
 
     t0 = time.perf_counter()
     small: list[dict[str, Any]] | None
-    for ev in sorted(dev.samples, key=lambda e: len(e.requests)):  # the shortest games first
+    mech = dev.mechanism
+    for ev in sorted(map(_explicit, dev.samples), key=lambda e: len(e.requests)):  # the shortest games first
         left = budget - (time.perf_counter() - t0)
         if left <= 0:
             break
@@ -286,21 +288,39 @@ def shrink_deviation(dev: Deviation, engine: Client, rules: Ruleset, budget: flo
             small, ops = seeded
             title = dev.title or dev.description or dev.evidence
             scenario = Scenario(f"{dev.clause}/minimal", dev.clause, dev.clause.split(".")[0], title, tuple(ops))
-            dev.confirmed = confirm(scenario, engine)
+            dev.confirmed = confirm(scenario, engine, mech=mech)
             dev.original_size, dev.minimal_size = size_of(ev.requests), size_of(small)
             dev.gherkin = (f"  # the engine differs: {dev.evidence}\n  @{dev.clause}"
                            + (" @confirmed" if dev.confirmed else "") + "\n" + gherkin_of(scenario))
             break
-        small = shrink(ev, engine, rules, budget_s=left, variant=variant)
+        small = shrink(ev, engine, rules, budget_s=left, variant=variant, mech=mech)
         if small:
             found_under = {**(getattr(ev, "variant", None) or {}), **(variant or {})} or None
-            scenario = minimal_scenario(small, engine, rules, ev.clause, dev.title or dev.evidence, found_under)
-            dev.confirmed = confirm(scenario, engine)
+            scenario = minimal_scenario(small, engine, rules, ev.clause, dev.title or dev.evidence, found_under,
+                                        mech.differs if mech is not None else "")
+            dev.confirmed = confirm(scenario, engine, mech=mech)
             dev.original_size, dev.minimal_size = size_of(ev.requests), size_of(small)
             dev.gherkin = (f"  # the engine differs: {_cut(dev.evidence, LINE - 24)}\n  @{ev.clause}"
                            + (" @confirmed" if dev.confirmed else "") + "\n" + gherkin_of(scenario))
             break
     dev.shrink_seconds = time.perf_counter() - t0
+
+
+#: Clauses a seeded deal itself breaks (its cards or hand sizes): shrunk as a seeded deal.
+DEALING = ("setup.players", "setup.dealing", "exchange.best")
+
+
+def _explicit(ev: Evidence) -> Evidence:
+    """A seeded first deal whose cards are right but whose consequence differs (who leads): the same
+    deal with the engine's hands given, so the minimal scenario shows that consequence."""
+    reqs = ev.requests
+    state = ev.actual.get("state") if isinstance(ev.actual, dict) else None
+    if ev.clause in DEALING or len(reqs) != 1 or reqs[0].get("cmd") != "new_game" or "seed" not in reqs[0] \
+            or not isinstance(state, dict) or not isinstance(state.get("hands"), list):
+        return ev
+    first = {k: v for k, v in reqs[0].items() if k != "seed"}
+    first["hands"] = [list(h) for h in state["hands"]]
+    return Evidence([first], ev.expected, ev.actual, ev.before, ev.clause, ev.variant)
 
 
 def _explain(dev: Deviation, divs: list[Divergent], fitted: Fit, options: dict[str, Any], spec: Any) -> None:
