@@ -118,6 +118,33 @@ def wrong_next_leader() -> None:
     GameState.apply = apply  # type: ignore[method-assign]
 
 
+def passes_never_reset() -> None:
+    """The pass record is never reset within a deal: a seat that passed once is skipped in every
+    later trick (its pass still shows in `passed`), until it leads; the leader's own pass is cleared."""
+    def apply(self: GameState, action: int) -> None:
+        kept = self.passed | (1 << self.to_act if action == PASS and self.phase == Phase.PLAY else 0)
+        _apply(self, action)
+        if self.phase == Phase.PLAY and not self.trick and self.to_act is not None:
+            active = sum(1 << s for s in range(self.n) if self.hands[s])
+            self.passed = kept & active & ~(1 << self.to_act)
+            self._legal = None
+    GameState.apply = apply  # type: ignore[method-assign]
+
+
+def next_leader_skips_one() -> None:
+    """When a trick's winner has gone out, the lead skips the next active seat and goes to the one
+    after it (lead.next-active names the next one)."""
+    def apply(self: GameState, action: int) -> None:
+        by = self.trick_by if action == PASS else self.to_act
+        _apply(self, action)
+        if self.phase == Phase.PLAY and not self.trick and by is not None and not self.hands[by]:
+            active = [s for s in ((by + k) % self.n for k in range(1, self.n)) if self.hands[s]]
+            if len(active) >= 2:
+                self.to_act = active[1]
+                self._legal = None
+    GameState.apply = apply  # type: ignore[method-assign]
+
+
 def scoring_off_by_one() -> None:
     Ruleset.points = lambda self, place, n, scheme="places": n - place  # type: ignore[method-assign]
 
@@ -164,6 +191,8 @@ MUTANTS: dict[str, Callable[[], None]] = {
     "reversed-kept": reversed_kept,
     "leader-may-pass": leader_may_pass,
     "wrong-next-leader": wrong_next_leader,
+    "passes-never-reset": passes_never_reset,
+    "next-leader-skips-one": next_leader_skips_one,
     "scoring-off-by-one": scoring_off_by_one,
     "vice-not-exchanging": vice_not_exchanging,
     "worst-cards-given": worst_cards_given,
