@@ -7,14 +7,17 @@ holds two causes, and the second one hides behind the first. `causes_of` splits 
 
 1. **Explained away by the fitted variant.** The steps the fitted option values remove are one
    cause (the house rule); the steps they leave are looked at again, as a cause of their own.
-2. **Explained away by a context.** The actions that differ at each step (the plays the engine
-   leaves out, or lists, against the reference's legal set) are described by generic features of
-   the position: lead or follow, the rank on the table, higher, equal or lower than it, the number
+2. **Explained away by a context.** Where the engine refuses (or leaves out of `legal`) plays the
+   reference allows, each play it refuses is described by generic features: lead or follow, the
+   rank on the table, higher, equal or lower than it, as many cards as the trick or not, the number
    of cards, all or part of that rank's cards in the hand, the rank played, several ranks at once.
-   A context (one feature, or two together) that matches a differing action at some steps and no
-   action the engine and the reference agree on anywhere in the group explains those steps away:
-   they are one cause, and the rest is looked at again (at most `MAX_SPLITS` times). A context
-   that covers nearly all the steps (`WHOLE`) is the group's one cause: no split.
+   A context (up to `MAX_FEATURES` features, one of them where it is played: a lead or the rank on
+   the table) that matches a refused play at some steps, no play the engine and the reference
+   both allow anywhere in the group, and more plays than chance would explain (`CHANCE`) explains
+   those steps away: they are one cause, and the rest is looked at again (at most `MAX_SPLITS`
+   times). A context that covers nearly all the steps (`WHOLE`) is the group's one cause: no split.
+   Plays the engine accepts where the reference refuses are not split this way: which illegal
+   plays it could have listed is not known, so no context can be checked against them.
 
 Every part keeps its own steps, so it gets its own evidence, minimal scenario and confirmation.
 Nothing here knows an engine: the features are the rules' own dimensions, fitted to the steps.
@@ -35,9 +38,15 @@ MAX_SPLITS = 3
 #: A context covering at least this share of the steps left is the one cause of them all.
 WHOLE = 0.95
 #: A cause split off covers at least this many steps, and this share of the group.
-LEAST_STEPS, LEAST_SHARE = 3, 0.05
+LEAST_STEPS, LEAST_SHARE = 5, 0.05
 #: Positions looked at per group (the first ones, in trace order), to bound the time.
 MAX_STEPS = 400
+#: Features of a context, at most (a rule often reads three: the rank on the table, higher or
+#: lower, as many cards as the trick).
+MAX_FEATURES = 3
+#: A context is a cause when its plays all differing is less likely than this by chance (at the
+#: rate plays differ in the group).
+CHANCE = 1e-6
 
 
 @dataclass
@@ -60,6 +69,7 @@ def features(play: int, pos: GameState) -> frozenset[str]:
     out = {"lead" if not pos.trick else "follow", f"{play.bit_count()} card(s)"}
     if pos.trick:
         out.add(f"on {_rank_name(rank_of(pos.trick))}")
+        out.add("as many cards as the trick" if play.bit_count() == pos.trick.bit_count() else "another count")
     if len(ranks) != 1 or play >> 52:
         out.add("several ranks")
         return frozenset(out)
@@ -87,21 +97,11 @@ def _plays(notes: Iterable[str]) -> set[int]:
     return out
 
 
-def _rank_subsets(hand: int) -> set[int]:
-    """Every play of one rank the hand can make (the actions a legal list may name or leave out)."""
-    out: set[int] = set()
-    for r in range(len(RANK_MASKS)):
-        cards = [1 << i for i in range(52) if (hand & RANK_MASKS[r]) >> i & 1]
-        for k in range(1, len(cards) + 1):
-            out.update(sum(c) for c in combinations(cards, k))
-    return out
-
-
 def _sides(d: Divergent, reply: Any, differs: str) -> tuple[list[frozenset[str]], list[frozenset[str]]] | None:
     """The features of the plays that differ at one step (in the mechanism's direction) and of those
     the engine and the reference agree on; None when the step is not about plays."""
     pos = d.before
-    if pos is None or pos.phase != Phase.PLAY or pos.to_act is None or differs not in ("accepted", "refused"):
+    if pos is None or pos.phase != Phase.PLAY or pos.to_act is None or differs != "refused":
         return None
     ref = {a for a in pos.legal_actions() if a}
     if d.request.get("cmd") == "act":
@@ -113,33 +113,40 @@ def _sides(d: Divergent, reply: Any, differs: str) -> tuple[list[frozenset[str]]
     if d.request.get("cmd") != "legal" or not isinstance(reply, dict) or not reply.get("ok"):
         return None
     mine = _plays(notations(reply.get("actions") or []))
-    if differs == "refused":
-        differ, agree = ref - mine, ref & mine
-    else:
-        differ = mine - ref
-        agree = _rank_subsets(pos.hands[pos.to_act]) - ref - mine
+    differ, agree = ref - mine, ref & mine
     if not differ:
         return None
     return [features(p, pos) for p in differ], [features(p, pos) for p in agree]
 
 
+def _where(feature: str) -> bool:
+    """Is it a feature of the position (when a rule applies: a lead, the rank on the table)?"""
+    return feature == "lead" or feature.startswith("on ")
+
+
 def _contexts(sides: Sequence[tuple[list[frozenset[str]], list[frozenset[str]]]]) -> set[frozenset[str]]:
+    """Every context of up to `MAX_FEATURES` features of a differing play, one of them where it is
+    played (a context of the play alone describes what one rule affects, not when a second one applies)."""
     seen: set[frozenset[str]] = set()
-    for differ, _ in sides:
-        for f in differ:
-            seen.update(frozenset([x]) for x in f)
-            seen.update(frozenset(p) for p in combinations(sorted(f), 2))
+    for f in {f for differ, _ in sides for f in differ}:
+        for k in range(1, MAX_FEATURES + 1):
+            seen.update(frozenset(p) for p in combinations(sorted(f), k) if any(map(_where, p)))
     return seen
 
 
 def _best(sides: Sequence[tuple[list[frozenset[str]], list[frozenset[str]]]]) -> tuple[frozenset[str], set[int]] | None:
     """The context matching a differing play at the most steps and no agreed play (fewest features,
     then by name, on a tie), with the steps it covers."""
-    agreed = [f for _, agree in sides for f in agree]
+    agreed = list({f for _, agree in sides for f in agree})
+    differing = sum(len(differ) for differ, _ in sides)
+    rate = differing / (differing + sum(len(agree) for _, agree in sides))
     best: tuple[int, int, str, frozenset[str], set[int]] | None = None
     for ctx in _contexts(sides):
         if any(ctx <= f for f in agreed):
             continue
+        matches = sum(ctx <= f for differ, _ in sides for f in differ)
+        if rate ** matches > CHANCE:
+            continue  # so few plays that every one differing could be chance
         cover = {i for i, (differ, _) in enumerate(sides) if any(ctx <= f for f in differ)}
         rank = (-len(cover), len(ctx), " & ".join(sorted(ctx)))
         if best is None or rank < best[:3]:

@@ -262,11 +262,16 @@ def first_screen(run: Run) -> list[str]:
     """The engine, one line per root cause (ranked by blocked scenarios, then divergent games), the
     fitted variant with its hello.options line, what is only partly explained, and the totals."""
     out = [cut(f"engine: {run.engine}", LINE)] if run.engine else []
+    return out + cause_lines(run) + totals_line(run).split("\n")
+
+
+def cause_lines(run: Run) -> list[str]:
+    """The root causes and the fitted variant (the first screen without the engine and the totals)."""
+    out = []
     if run.deviations:
         out.append("root causes, by how much of the engine each accounts for (divergent games, scenarios):")
         out += root_cause_lines(run)
-    out += _fit_lines(run)
-    return out + totals_line(run).split("\n")
+    return out + _fit_lines(run)
 
 
 def toolkit_lines(run: Run, limit: int = 5) -> list[str]:

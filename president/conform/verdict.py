@@ -235,8 +235,8 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
         dev.games = len(dev.game_ids)
         # samples: the group's first divergences of a trace first (they replay from new_game as they
         # are), else later ones (the shrinker adopts the engine's earlier differences on the way)
-        for d in sorted(divs, key=lambda d: d.key not in first_of_trace)[:4]:
-            dev.samples.append(Evidence(_game_requests(traces[d.key[0]], d.key[1]), d.expected,
+        for d in sorted(divs, key=lambda d: (d.key not in first_of_trace, not _replayable(traces[d.key[0]], d)))[:4]:
+            dev.samples.append(Evidence(_game_requests(traces[d.key[0]], d.key[1], clause not in DEALING), d.expected,
                                         traces[d.key[0]].steps[d.key[1]][1],
                                         d.before.to_wire() if d.before is not None else None, clause))
         found[(clause, mech, part)] = dev
@@ -357,8 +357,14 @@ def _removes(fitted: Fit, kv: tuple[str, Any], clause: str) -> bool:
                    r.finding.clause == clause for r in j.removed) for j in fitted.judged)
 
 
-def _game_requests(trace: Trace, upto: int) -> list[dict[str, Any]]:
-    reqs = trace.requests[:upto + 1]
+def _replayable(trace: Trace, d: Divergent) -> bool:
+    """Can the shrinker replay this step's game: no seeded later deal before it?"""
+    return not any(r.get("cmd") == "deal" and "hands" not in r for r in _game_requests(trace, d.key[1]))
+
+
+def _game_requests(trace: Trace, upto: int, explicit: bool = False) -> list[dict[str, Any]]:
+    """The requests of the step's game up to it (`explicit`: a seeded new_game with the engine's hands)."""
+    reqs = (trace.explicit_requests() if explicit else trace.requests)[:upto + 1]
     start = max((i for i, r in enumerate(reqs) if r.get("cmd") == "new_game"), default=0)
     return reqs[start:]
 

@@ -124,11 +124,14 @@ def test_pyres_house_declares_no_revolution_and_its_three_rules_are_found():
     # the leader may pass and only the President scores: both fitted over every trace
     assert run.fit.variant == (("leader_may_pass", True), ("scoring", "president_only"))
     assert ("score.points", 'scoring="president_only"') in devs
-    by = {d.clause: d for d in run.deviations}
+    by = {d.clause: d for d in run.deviations if not d.context}
     # its leader may pass even when every other seat has passed (the spec's leader_may_pass makes
-    # that last seat play): leader_may_pass=true explains most of lead.must-play, not all of it
-    assert by["lead.must-play"].house_rule is None and any(
-        "leader_may_pass=true explains" in p for p in by["lead.must-play"].partly)
+    # that last seat play): leader_may_pass=true explains most of lead.must-play, and the steps it
+    # leaves are a cause of their own (explained away, then looked at again: issue 30)
+    lead = [d for d in run.deviations if d.clause == "lead.must-play"]
+    assert {d.house_rule for d in lead} == {"leader_may_pass=true", None}
+    rest = next(d for d in lead if d.house_rule is None)
+    assert "leader_may_pass=true does not explain it" in rest.context and rest.steps < by["lead.must-play"].steps
     # a pass that is not final: no option describes it (before issue 19 a detector named it)
     assert by["pass.final"].house_rule is None and by["pass.final"].title == "A pass is final until the trick is reset"
     assert {c for c, _ in devs} <= {"lead.must-play", "pass.final", "score.points", "trick.end"}
