@@ -352,9 +352,14 @@ def _deviation_of(found: dict[tuple[str, Mechanism, int], Deviation], clause: st
 
 
 def _removes(fitted: Fit, kv: tuple[str, Any], clause: str) -> bool:
-    return any(kv in j.variant and len(j.variant) == 1 and any(r.finding.clause == clause for r in j.removed)
-               for j in fitted.judged) or any(kv in j.variant and j.explains and any(
-                   r.finding.clause == clause for r in j.removed) for j in fitted.judged)
+    """Does the fitted value `kv` remove divergent steps of `clause`: by its own replay when it had
+    one (a pair it was judged in says nothing of which of its two values removed them: one rule
+    would hide behind the other), else by an explaining candidate holding it."""
+    own = [j for j in fitted.judged if j.variant == (kv,)]
+    if own:
+        return any(r.finding.clause == clause for j in own for r in j.removed)
+    return any(kv in j.variant and j.explains and any(r.finding.clause == clause for r in j.removed)
+               for j in fitted.judged)
 
 
 def _replayable(trace: Trace, d: Divergent) -> bool:
