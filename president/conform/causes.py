@@ -190,7 +190,7 @@ def causes_of(divs: list[Divergent], explained: set[Key], traces: Sequence[Trace
     if rest:
         parts = split_by_context(rest, traces, differs)
         if mine:
-            where = f"where {fitted_label} does not explain it" if fitted_label else "not explained"
+            where = f"not explained by {fitted_label}" if fitted_label else "not explained by the fitted variant"
             for p in parts:
                 p.context = f"{where}; {p.context}" if p.context else where
         out += parts
