@@ -7,10 +7,10 @@ table of engines), when
   the declared ones (`ruled_out`);
 - the engine's deck rules it out: the value changes the deck (`jokers`) and the engine dealt a
   seeded deal of the spec's own deck (`ruled_out`);
-- it adds more deviations than it removes (the clauses of the divergent steps it adds, against
-  those it removes), or it removes less than half of the divergent steps of every clause it
-  touches (`worth_showing`): a value that makes the reference refuse the tables the engine plays
-  removes nothing it explains.
+- it adds more divergent steps than it removes, unless it removes one clause's divergences whole
+  and adds no more clauses than it removes; or it removes less than half of the divergent steps of
+  every clause it touches (`worth_showing`): a value that makes the reference refuse the tables the
+  engine plays (`jokers=1` on a deck without jokers) explains nothing.
 
 With the scenarios alone (no lock-step game) a fitted value is advised only when it explains
 whole divergent scenarios (every divergence of each scenario it touches, at least
@@ -28,6 +28,8 @@ from ..game.engine import Ruleset
 SCENARIOS_NEEDED = 2
 #: A partial explanation removes at least this share of the divergent steps of a clause it touches.
 SHARE_NEEDED = 0.5
+#: ... or this share, when it adds more divergent steps than it removes.
+WHOLE_CLAUSE = 0.9
 
 
 class _Divergent(Protocol):
@@ -98,12 +100,17 @@ def _clauses(items: Iterable[_Divergent]) -> dict[str, int]:
 
 def worth_showing(j: _Judged, divergent: dict[str, int]) -> bool:
     """Is a candidate that removes some divergences and adds others a partial explanation worth
-    naming: it adds no more clauses than it removes, and removes at least `SHARE_NEEDED` of the
-    divergent steps of one clause (`divergent`: the baseline's steps per clause)."""
+    naming (`divergent`: the baseline's steps per clause)? Either it removes more divergent steps
+    than it adds, among them at least `SHARE_NEEDED` of one clause's; or it removes one clause's
+    divergences whole (`WHOLE_CLAUSE`: the rule it names is that clause's) and adds no more clauses
+    than it removes (another rule of the same option, as `holder:3C` adding its must-play-3C)."""
     removed, added = _clauses(j.removed), _clauses(j.added)
-    if not removed or len(set(added) - set(removed)) > len(removed):
+    if not removed:
         return False
-    return any(n >= SHARE_NEEDED * divergent.get(c, n) for c, n in removed.items())
+    share = max(n / divergent.get(c, n) for c, n in removed.items())
+    if len(j.removed) > len(j.added) and share >= SHARE_NEEDED:
+        return True
+    return share >= WHOLE_CLAUSE and len(set(added) - set(removed)) <= len(removed)
 
 
 def scenario_evidence(j: _Judged, baseline_by_trace: dict[int, set[tuple[int, int, str]]]) -> bool:

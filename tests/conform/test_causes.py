@@ -57,6 +57,10 @@ def test_a_value_adding_more_deviations_than_it_removes_is_not_a_partial_explana
     holder = _judged((("first_lead", "holder:3C"),), [(0, i, "setup.first-lead") for i in range(39)],
                      [(1, i, "option.first-lead.holder") for i in range(400)])
     assert worth_showing(holder, baseline)
+    # removes most of a clause and adds fewer steps elsewhere (equal ranks that do not skip a seat)
+    equal = _judged((("equality", True),), [(0, i, "play.same-rank") for i in range(150)],
+                    [(1, i, "option.equality.on") for i in range(20)] + [(2, 0, "trick.end"), (3, 0, "turn.order")])
+    assert worth_showing(equal, baseline)
     # removes a sliver of the difference it touches: says nothing about it
     sliver = _judged((("sequences", True),), [(0, i, "play.same-rank") for i in range(5)],
                      [(1, 0, "option.sequences.on")])
