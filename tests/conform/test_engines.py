@@ -66,7 +66,7 @@ def test_daifugo_js_no_variant_fits_and_two_house_rules_only_partly():
     assert run.lock.games == 40
     text = report.summary_text(run)
     screen = report.first_screen(run)
-    assert screen[1].startswith("root causes") and screen[2].startswith(" 1. trick.end [blocks")
+    assert screen[1].startswith("root causes") and screen[2].startswith(" 1. trick.end [")
     assert "fitted variant: none" in "\n".join(screen) and 'partly explained by first_lead="holder:3C"' in text
     assert "SKIP 5 scenario(s): engine does not declare options.seed" in text  # one line per reason
     assert "AI suite not run" in text
