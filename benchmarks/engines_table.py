@@ -83,7 +83,13 @@ def row(entry: dict[str, Any], run: dict[str, Any]) -> list[str]:
     named = [d["clause"] for d in data.get("deviations", [])]
     counts = collections.Counter(named)  # a clause twice: two deviations (mechanisms) under it
     shown = [c + (f" ×{counts[c]}" if counts[c] > 1 else "") + ("" if c in allowed else " !") for c in counts]
-    missing = [d["clause"] for d in entry["deviations"] if not set(named) & {d["clause"], *d["or"]}]
+    missing, unmatched = [], list(named)  # each expected cause needs a deviation of its own
+    for dev in sorted(entry["deviations"], key=lambda d: len(d["or"])):
+        match = next((c for c in unmatched if c in {dev["clause"], *dev["or"]}), None)
+        if match is None:
+            missing.append(dev["clause"])
+        else:
+            unmatched.remove(match)
     reported = ", ".join(shown) or "none"
     if missing:
         reported += f"; missing: {', '.join(missing)}"

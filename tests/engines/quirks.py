@@ -8,10 +8,11 @@ el.txt) and docs/protocol.md alone; nothing is imported from `president`. `pytho
   it before issue 30: every seat that passed since the trick was last reset, so the seat to act may be
   listed in it (the doc now asks for the passes since the last play; conform must follow both)
   (1.1.0: a pass is final until the trick is reset, `pass.final`).
-- `two-limits`: two house restrictions on the plays, both showing as plays that `legal` leaves out and
-  `act` refuses: a lone 2 may not be led (unless the hand holds nothing but 2s; 1.1.0: the leader plays
-  any combination, `flow.lead`), and a follow may climb at most four ranks above the trick in the
-  current order (a 7 on a 3, not an 8; 1.1.0: any higher rank, `play.strictly-higher`).
+- `two-limits`: two house restrictions on the follows, both showing the same way (a follow that
+  `legal` leaves out and `act` refuses) under the same clause: a follow may climb at most four ranks
+  above the trick in the current order (a 7 on a 3, not an 8), and a lone 2 may not follow at all
+  (not even on an ace; 2s follow as pairs or more). Leads are free (1.1.0: any higher rank follows,
+  `play.strictly-higher`).
 - `returns-hands`: at the end of every deal the last player's cards go back to the deck with the rest:
   in `deal_over` and `game_over` every hand is shown empty (1.1.0: the last player keeps their cards,
   `deal.end`: `hands: [[], [3C, 4C], []]`).
@@ -98,14 +99,19 @@ class Game:
             self.owed.append((second, second_last, 1, "exchange.vice"))
         self.phase, self.to_act = "exchange", self.owed[0][0]
 
-    def move_cards(self, giver: int, taker: int, cards: list[str]) -> None:
+    def take(self, seat: int, cards: list[str]) -> None:
         for c in cards:
             r, s = split(c)
-            left = self.hands[giver][r].replace(s, "")
+            left = self.hands[seat][r].replace(s, "")
             if left:
-                self.hands[giver][r] = left
+                self.hands[seat][r] = left
             else:
-                del self.hands[giver][r]
+                del self.hands[seat][r]
+
+    def move_cards(self, giver: int, taker: int, cards: list[str]) -> None:
+        self.take(giver, cards)
+        for c in cards:
+            r, s = split(c)
             self.hands[taker][r] = "".join(sorted(self.hands[taker].get(r, "") + s, key=SUITS.index))
 
     # -- what the trick's moves say ------------------------------------------------------------
@@ -149,13 +155,11 @@ class Game:
         for r in sorted(hand):
             cards = [RANKS[r] + s for s in hand[r]]
             if top is None:
-                if self.profile == "two-limits" and r == TWO and set(hand) != {TWO}:
-                    sizes: range | tuple[int, ...] = range(2, len(cards) + 1)
-                else:
-                    sizes = range(1, len(cards) + 1)
+                sizes: range | tuple[int, ...] = range(1, len(cards) + 1)
             else:
                 t = split(top[1][0])[0]
-                fits = self.higher(r, t) and self.within_reach(r, t)
+                lone_two = self.profile == "two-limits" and r == TWO and len(top[1]) == 1
+                fits = self.higher(r, t) and self.within_reach(r, t) and not lone_two
                 sizes = (len(top[1]),) if fits and len(cards) >= len(top[1]) else ()
             for k in sizes:
                 out += [{"type": "play", "cards": list(c)} for c in itertools.combinations(cards, k)]
@@ -208,20 +212,12 @@ class Game:
             return Refused("wrong_count", "flow.lead", "play 1 to 4 cards")
         if len(ranks) != 1:
             return Refused("mixed_ranks", "play.same-rank", "cards of one rank")
-        if top is None:
-            return Refused("lone_two", "flow.lead", "a lone 2 may not lead")
         if len(cards) != len(top[1]):
             return Refused("wrong_count", "play.count-matches", f"play {len(top[1])} card(s)")
-        return Refused("not_higher", "play.strictly-higher", "not higher, or more than four ranks higher")
+        return Refused("not_higher", "play.strictly-higher", "not higher, more than four ranks higher, or a lone 2")
 
     def play(self, seat: int, cards: list[str]) -> None:
-        for c in cards:
-            r, s = split(c)
-            left = self.hands[seat][r].replace(s, "")
-            if left:
-                self.hands[seat][r] = left
-            else:
-                del self.hands[seat][r]
+        self.take(seat, cards)
         self.moves.append((seat, sorted(cards, key=lambda c: SUITS.index(c[-1]))))
         if self.revolution and len(cards) == 4:
             self.reversed = not self.reversed

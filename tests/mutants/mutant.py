@@ -136,8 +136,9 @@ def next_leader_skips_one() -> None:
     after it (lead.next-active names the next one)."""
     def apply(self: GameState, action: int) -> None:
         by = self.trick_by if action == PASS else self.to_act
+        ended = bool(self.trick) or action != PASS  # a leader's pass (leader_may_pass) ends no trick
         _apply(self, action)
-        if self.phase == Phase.PLAY and not self.trick and by is not None and not self.hands[by]:
+        if self.phase == Phase.PLAY and ended and not self.trick and by is not None and not self.hands[by]:
             active = [s for s in ((by + k) % self.n for k in range(1, self.n)) if self.hands[s]]
             if len(active) >= 2:
                 self.to_act = active[1]
