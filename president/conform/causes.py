@@ -11,8 +11,8 @@ holds two causes, and the second one hides behind the first. `causes_of` splits 
    reference allows, each play it refuses is described by generic features: lead or follow, the
    rank on the table, higher, equal or lower than it, as many cards as the trick or not, the number
    of cards, all or part of that rank's cards in the hand, the rank played, several ranks at once.
-   A context (up to `MAX_FEATURES` features, one of them where it is played: a lead or the rank on
-   the table) that matches a refused play at some steps, no play the engine and the reference
+   A context (up to `MAX_FEATURES` features, one of them where it is played: a lead, the rank or
+   the number of cards on the table) that matches a refused play at some steps, no play the engine and the reference
    both allow anywhere in the group, and more plays than chance would explain (`CHANCE`) explains
    those steps away: they are one cause, and the rest is looked at again (at most `MAX_SPLITS`
    times). A context that covers nearly all the steps (`WHOLE`) is the group's one cause: no split.
@@ -69,6 +69,7 @@ def features(play: int, pos: GameState) -> frozenset[str]:
     out = {"lead" if not pos.trick else "follow", f"{play.bit_count()} card(s)"}
     if pos.trick:
         out.add(f"on {_rank_name(rank_of(pos.trick))}")
+        out.add(f"on {pos.trick.bit_count()} card(s)")
         out.add("as many cards as the trick" if play.bit_count() == pos.trick.bit_count() else "another count")
     if len(ranks) != 1 or play >> 52:
         out.add("several ranks")
