@@ -33,6 +33,8 @@ from ..game.engine import GameState, Phase
 from .fit import Divergent, Key
 from .trace import Trace, notations
 
+PLAIN = (1 << 52) - 1  # the 52 cards of a deck without jokers
+
 #: Splits of one group, at most (each a cause explained away before looking again).
 MAX_SPLITS = 3
 #: A context covering at least this share of the steps left is the one cause of them all.
@@ -67,8 +69,9 @@ def features(play: int, pos: GameState) -> frozenset[str]:
     counts = rank_counts(play)
     ranks = [r for r, c in enumerate(counts) if c]
     out = {"lead" if not pos.trick else "follow", f"{play.bit_count()} card(s)"}
+    cards = pos.trick & PLAIN  # a joker in the trick stands for the rank of its other cards
     if pos.trick:
-        out.add(f"on {_rank_name(rank_of(pos.trick))}")
+        out.add(f"on {_rank_name(rank_of(cards)) if cards else 'jokers'}")
         out.add(f"on {pos.trick.bit_count()} card(s)")
         out.add("as many cards as the trick" if play.bit_count() == pos.trick.bit_count() else "another count")
     if len(ranks) != 1 or play >> 52:
@@ -76,8 +79,8 @@ def features(play: int, pos: GameState) -> frozenset[str]:
         return frozenset(out)
     rank = ranks[0]
     out.add(f"rank {_rank_name(rank)}")
-    if pos.trick:
-        top = rank_of(pos.trick)
+    if cards:
+        top = rank_of(cards)
         higher = rank < top if pos.reversed else rank > top
         out.add("equal" if rank == top else "higher" if higher else "lower")
     seat = pos.to_act
@@ -107,8 +110,8 @@ def _sides(d: Divergent, reply: Any, differs: str) -> tuple[list[frozenset[str]]
     ref = {a for a in pos.legal_actions() if a}
     if d.request.get("cmd") == "act":
         action = d.request.get("action") or {}
-        if action.get("type") != "play":
-            return None
+        if action.get("type") != "play" or d.request.get("player") != pos.to_act:
+            return None  # a play out of turn says nothing of which plays the engine allows
         plays = _plays([" ".join(action.get("cards") or [])])
         return ([features(p, pos) for p in plays], []) if plays else None
     if d.request.get("cmd") != "legal" or not isinstance(reply, dict) or not reply.get("ok"):
