@@ -41,14 +41,15 @@ MAX_SPLITS = 3
 WHOLE = 0.95
 #: A cause split off covers at least this many steps, and this share of the group.
 LEAST_STEPS, LEAST_SHARE = 5, 0.05
-#: Positions looked at per group (the first ones, in trace order), to bound the time.
-MAX_STEPS = 400
+#: Positions a context is looked for in, per group (a sample over the group), and steps sorted
+#: into the causes found (the others stay with the rest), to bound the time.
+MAX_STEPS, MAX_CLASSIFIED = 400, 5000
 #: Features of a context, at most (a rule often reads three: the rank on the table, higher or
 #: lower, as many cards as the trick).
 MAX_FEATURES = 3
 #: A context is a cause when its plays all differing is less likely than this by chance (at the
 #: rate plays differ in the group).
-CHANCE = 1e-6
+CHANCE = 1e-3
 
 
 @dataclass
@@ -138,9 +139,12 @@ def _contexts(sides: Sequence[tuple[list[frozenset[str]], list[frozenset[str]]]]
     return seen
 
 
-def _best(sides: Sequence[tuple[list[frozenset[str]], list[frozenset[str]]]]) -> tuple[frozenset[str], set[int]] | None:
+def _best(sides: Sequence[tuple[list[frozenset[str]], list[frozenset[str]]]], where: Sequence[tuple[int, int]]
+          ) -> tuple[frozenset[str], set[int]] | None:
     """The context matching a differing play at the most steps and no agreed play (fewest features,
-    then by name, on a tie), with the steps it covers."""
+    then by name, on a tie), with the steps it covers. `where`: each step's (trace, trick): the
+    evidence of a context is counted in distinct tricks of at least two games (one game asks about
+    the same hand many times)."""
     agreed = list({f for _, agree in sides for f in agree})
     differing = sum(len(differ) for differ, _ in sides)
     rate = differing / (differing + sum(len(agree) for _, agree in sides))
@@ -148,10 +152,9 @@ def _best(sides: Sequence[tuple[list[frozenset[str]], list[frozenset[str]]]]) ->
     for ctx in _contexts(sides):
         if any(ctx <= f for f in agreed):
             continue
-        matches = sum(ctx <= f for differ, _ in sides for f in differ)
-        if rate ** matches > CHANCE:
-            continue  # so few plays that every one differing could be chance
         cover = {i for i, (differ, _) in enumerate(sides) if any(ctx <= f for f in differ)}
+        if len({where[i][0] for i in cover}) < 2 or rate ** len({where[i] for i in cover}) > CHANCE:
+            continue  # in so few games or tricks that its plays all differing could be chance
         rank = (-len(cover), len(ctx), " & ".join(sorted(ctx)))
         if best is None or rank < best[:3]:
             best = (*rank, ctx, cover)
@@ -161,27 +164,35 @@ def _best(sides: Sequence[tuple[list[frozenset[str]], list[frozenset[str]]]]) ->
 def split_by_context(divs: list[Divergent], traces: Sequence[Trace], differs: str) -> list[Part]:
     """The group's steps split into causes by the contexts that explain them away (see the module
     docstring); one part when no context sets a cause apart."""
-    looked = [(d, _sides(d, traces[d.key[0]].steps[d.key[1]][1], differs)) for d in divs[:MAX_STEPS]]
+    step = max(1, len(divs) // MAX_STEPS)  # a sample over all the games, not the first ones only
+    looked = [(d, _sides(d, traces[d.key[0]].steps[d.key[1]][1], differs)) for d in divs[::step][:MAX_STEPS]]
     known = [(d, s) for d, s in looked if s is not None]
     if len(known) < 2 * LEAST_STEPS:
         return [Part(divs)]
-    parts: list[Part] = []
+    found_contexts: list[frozenset[str]] = []
     left = known
     for _ in range(MAX_SPLITS):
-        found = _best([s for _, s in left])
+        found = _best([s for _, s in left], [(d.key[0], d.before.trick if d.before is not None else 0)
+                                             for d, _ in left])
         if found is None:
             break
         ctx, cover = found
         if len(cover) >= WHOLE * len(left) or len(cover) < max(LEAST_STEPS, LEAST_SHARE * len(known)) \
                 or len(left) - len(cover) < LEAST_STEPS:
             break
-        parts.append(Part([left[i][0] for i in sorted(cover)], " & ".join(sorted(ctx))))
+        found_contexts.append(ctx)
         left = [x for i, x in enumerate(left) if i not in cover]
-    if not parts:
+    if not found_contexts:
         return [Part(divs)]
-    taken = {d.key for p in parts for d in p.divs}
-    rest = [d for d in divs if d.key not in taken]
-    return parts + [Part(rest, "other positions")]
+    # every step (up to `MAX_CLASSIFIED`) goes to the first context matching one of its differing plays
+    parts = [Part([], " & ".join(sorted(ctx))) for ctx in found_contexts]
+    rest = Part([], "other positions")
+    for n, d in enumerate(divs):
+        sides = _sides(d, traces[d.key[0]].steps[d.key[1]][1], differs) if n < MAX_CLASSIFIED else None
+        home = next((parts[i] for i, ctx in enumerate(found_contexts)
+                     if sides is not None and any(ctx <= f for f in sides[0])), rest)
+        home.divs.append(d)
+    return [p for p in parts if p.divs] + ([rest] if rest.divs else [])
 
 
 def causes_of(divs: list[Divergent], explained: set[Key], traces: Sequence[Trace], differs: str,
