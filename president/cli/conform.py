@@ -163,7 +163,8 @@ def _text(run: "Run", lang: str, verbose: bool, root: Path) -> str:
     from ..conform.localized import localized_summary
     out = localized_summary(run.spec, run.results, run.lock, run.engine, lang, verbose, root)
     if run.deviations or run.fit is not None:  # clause titles in LANG, the rest in English (ids, options, Gherkin)
-        out += "\n".join([""] + report.first_screen(run)[1:-1] + [""] + report.deviation_lines(run))
+        followed = [report.followed_line(run.lock)] if run.lock is not None else []
+        out += "\n".join([""] + report.cause_lines(run) + followed + [""] + report.deviation_lines(run))
     return out
 
 

@@ -37,6 +37,7 @@ from ..protocol.client import ProtocolViolation
 from ..protocol.server import Session
 from ..scenarios.model import LATITUDE, STATE_FIELDS, action_notation, card_key
 from ..spec import HOLDER_PATTERN, Spec
+from .credible import dealt_sizes, ruled_out, worth_showing
 from .deals import declares_spec_shuffle
 from .diagnose import Finding
 from .replay import Replayer, compare_rules, refusal_rule
@@ -134,6 +135,7 @@ class Fit:
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     declared: Variant = ()
+    guesses: Variant = ()  # values the scenarios alone suggest but do not show (`credible.scenario_only`)
     toolkit_errors: list[ToolkitError] = field(default_factory=list)  # replays (and shrinks) the toolkit failed on
 
     @property
@@ -146,6 +148,7 @@ class Fit:
                 "explained_steps": len(self.explained), "divergent_steps": len(self.baseline),
                 "partly_explained": [{"variant": label(j.variant), "removes": j.clauses("removed"),
                                       "adds": j.clauses("added")} for j in self.partly],
+                "guesses": label(self.guesses) or None,
                 "full_replays": self.full_replays, "seconds": round(self.seconds, 3),
                 "toolkit_errors": [e.to_json() for e in self.toolkit_errors],
                 "cpu_seconds": round(self.cpu_seconds, 3)}
@@ -458,6 +461,8 @@ def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = N
     some = divergent + others[::max(1, -(-len(others) // CLEAN_SAMPLE))]  # the traces a candidate is judged on
     sample = _sample(baseline)
     pool = list(dict.fromkeys([*candidates(spec), *extra, *((p,) for p in declared_variant)]))
+    dealt = dealt_sizes(traces)  # a value the engine's hello or its own deck rules out explains nothing
+    pool = [c for c in pool if not ruled_out(c, declared, rules, dealt)]
     hits: dict[Variant, frozenset[Key]] = {}
     for cand in pool:
         got = frozenset(d.key for d in sample if f.one_step(d, cand))
@@ -504,7 +509,11 @@ def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = N
     partly = [j for j in judged if j.partly and not set(j.variant) <= set(variant)]
     singles = {j.variant[0] for j in partly if len(j.variant) == 1}
     # a pair holding a value that is itself only partly explained says nothing more
-    result.partly = [j for j in partly if len(j.variant) == 1 or not set(j.variant) & singles]
+    per_clause: dict[str, int] = {}
+    for d in baseline:
+        per_clause[d.key[2]] = per_clause.get(d.key[2], 0) + 1
+    result.partly = [j for j in partly if (len(j.variant) == 1 or not set(j.variant) & singles)
+                     and worth_showing(j, per_clause)]  # never one adding more than it removes
     result.seconds, result.cpu_seconds = time.perf_counter() - t0, time.process_time() - cpu0
     return result
 

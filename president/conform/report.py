@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -142,10 +143,35 @@ def _fit_lines(run: Run) -> list[str]:
         out = ["fitted variant: none (no option value of the spec explains a deviation without adding others)"]
     else:
         out = ["fitted variant: the spec's defaults (no divergence)"]
+    guesses = getattr(fitted, "guesses", ())
+    if guesses:
+        out.append(cut(f"  a guess, not advice: {_label(guesses)} (the scenarios alone do not show it; "
+                       "lock-step games would confirm or refute it)", LINE))
     for j in fitted.partly:
         out.append(cut(f"  partly explained by {_label(j.variant)}: removes {', '.join(j.clauses('removed'))}; "
                        f"adds {', '.join(j.clauses('added'))}", LINE))
     return out
+
+
+_CLAUSE = re.compile(r"[a-z]+\.[a-z][a-z0-9-]*")
+
+
+def stop_reason(why: str) -> str:
+    """What stopped one lock-step game, without its numbers: `not followable at pass.final`, or the
+    reason's first words."""
+    last = why.rsplit(": ", 1)[-1].strip()
+    if why.startswith("not followable") and _CLAUSE.fullmatch(last):
+        return f"not followable at {last}"
+    return re.sub(r"\d+", "N", why.split(": ")[0])[:60]
+
+
+def followed_line(lock: Any) -> str:
+    """One line: how many lock-step games were followed to the end, and what stopped the others."""
+    stopped = Counter(stop_reason(why) for _, why in lock.unfinished)
+    line = f"followed to the end: {lock.games - len(lock.unfinished)} of {lock.games} lock-step games"
+    if stopped:
+        line += "; stopped: " + ", ".join(f"{n} {reason}" for reason, n in stopped.most_common())
+    return cut(line, LINE)
 
 
 def _hello(fitted: Any) -> str:
@@ -159,10 +185,18 @@ def _label(variant: Any) -> str:
 
 
 def _weight(d: Deviation) -> str:
-    parts = [f"blocks {d.blocked} scenario(s)"] if d.blocked else []
+    parts = [f"{d.games} game(s)"] if d.games else []
+    parts += [f"blocks {d.blocked} scenario(s)"] if d.blocked else []
     parts += [f"{len(d.scenarios)} own scenario(s)"] if d.scenarios else []
-    parts += [f"{d.games} game(s)"] if d.games else []
     return ", ".join(parts) or f"{d.steps} step(s)"
+
+
+def _how(d: Deviation, repeated: set[str]) -> str:
+    """The mechanism (when its clause has several deviations) and the context of its cause."""
+    context = getattr(d, "context", "")
+    how = d.mechanism.text() if d.clause in repeated and d.mechanism is not None else ""
+    how = f"{how}; {context}" if how and context else how or context
+    return f" ({how})" if how else ""
 
 
 def _verdict(d: Deviation) -> str:
@@ -172,12 +206,12 @@ def _verdict(d: Deviation) -> str:
 
 
 def root_cause_lines(run: Run) -> list[str]:
-    """The first screen: one line per root cause, ranked by blocked scenarios then divergent games."""
+    """The first screen: one line per root cause, ranked by how much of the engine it accounts for
+    (the divergent games and the scenarios it blocks or fails, after explaining the others away)."""
     out = []
     repeated = {d.clause for d in run.deviations if sum(o.clause == d.clause for o in run.deviations) > 1}
     for i, d in enumerate(run.deviations, 1):
-        how = f" ({d.mechanism.text()})" if d.clause in repeated and d.mechanism is not None else ""
-        head = f"{i:>2}. {d.clause}{how} [{_weight(d)}; {_verdict(d)}]: "
+        head = f"{i:>2}. {d.clause}{_how(d, repeated)} [{_weight(d)}; {_verdict(d)}]: "
         room = LINE - len(head)
         title = d.title if len(d.title) <= room else d.title[:max(room - 3, 0)] + "..."
         out.append(cut(head + title, LINE))
@@ -188,6 +222,8 @@ def deviation_lines(run: Run) -> list[str]:
     out = []
     for d in run.deviations:
         how = f" [{d.mechanism.text()}]" if d.mechanism is not None else ""
+        context = getattr(d, "context", "")
+        how += f" ({context})" if context else ""
         out.append(cut(f"DEVIATION {d.clause}{how}: {d.title}", LINE))
         if d.house_rule:
             what = f"explained by house rule {d.house_rule}" + (
@@ -220,22 +256,27 @@ def totals_line(run: Run) -> str:
     if run.ai_results:
         a = totals(run.ai_results)
         line += f"; AI: {a['passed']}/{len(run.ai_results)} passed"
-    if run.lock is not None:  # on a line of its own: no line is longer than LINE
-        line += "\n" + _lock_line(run.lock)
+    if run.lock is not None:  # on lines of their own: no line is longer than LINE
+        line += "\n" + _lock_line(run.lock) + "\n" + followed_line(run.lock)
     return line
 
 
 def first_screen(run: Run) -> list[str]:
-    """The engine, one line per root cause (ranked by blocked scenarios, then divergent games), the
+    """The engine, its stop (if it stopped), one line per root cause (ranked by how much of the engine each accounts for), the
     fitted variant with its hello.options line, what is only partly explained, and the totals."""
     out = [cut(f"engine: {run.engine}", LINE)] if run.engine else []
     if run.stopped is not None:
         out += [cut(line, LINE) for line in run.stopped.text_lines()]
+    return out + cause_lines(run) + totals_line(run).split("\n")
+
+
+def cause_lines(run: Run) -> list[str]:
+    """The root causes and the fitted variant (the first screen without the engine and the totals)."""
+    out = []
     if run.deviations:
-        out.append("root causes, by blocked scenarios and divergent games:")
+        out.append("root causes, by how much of the engine each accounts for (divergent games, scenarios):")
         out += root_cause_lines(run)
-    out += _fit_lines(run)
-    return out + totals_line(run).split("\n")
+    return out + _fit_lines(run)
 
 
 def toolkit_lines(run: Run, limit: int = 5) -> list[str]:
@@ -489,6 +530,7 @@ def annotated_sheet_html(run: Run, lang: str, lines: SheetLines | None = None, d
             rows.append(f'<li class="{"variant" if d.declared else "fail"}" data-rule="{html.escape(d.clause)}">'
                         f"<b>{html.escape(d.clause)}</b>"
                         + (f" [{html.escape(d.mechanism.text())}]" if d.mechanism is not None else "")
+                        + (f" ({html.escape(d.context)})" if getattr(d, "context", "") else "")
                         + f": {html.escape(d.title)}: {html.escape(d.difference)}"
                         f" — {rule}; blocks {d.blocked} scenario(s), {d.games} lock-step game(s), {d.steps} step(s)."
                         + (f"<pre>{html.escape(d.gherkin)}</pre>" if d.gherkin else "") + "</li>")
@@ -498,7 +540,7 @@ def annotated_sheet_html(run: Run, lang: str, lines: SheetLines | None = None, d
                f"{t['skipped']} skipped" + (f", {len(run.toolkit_errors)} toolkit error(s) (not the engine's fault)"
                                             if run.toolkit_errors else ""))
     if run.lock is not None:
-        summary += "; " + _lock_line(run.lock)
+        summary += "; " + _lock_line(run.lock) + "; " + followed_line(run.lock)
     return (f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}" dir="{direction}"><head><meta charset="utf-8">'
             f"<title>{html.escape(spec.game)} {spec.version} — conformance</title><style>"
             ".pass .mark{background:#2a2;color:#fff}.fail .mark,.error .mark{background:#c22;color:#fff}"

@@ -303,6 +303,11 @@ class SavedDeviation:
         return f"{self.title}: {self.difference}" if self.difference else self.title
 
     @property
+    def context(self) -> str:
+        """What sets this cause apart from another of the same mechanism ("" when it is the only one)."""
+        return str(self.raw.get("context") or "")
+
+    @property
     def mechanism(self) -> Any:
         """What differs (`records.Mechanism`), as the run saved it; None in a report without one."""
         from .records import Mechanism
@@ -354,6 +359,7 @@ class SavedFit:
     line: str
     baseline: bool
     partly: list[SavedJudgement]
+    guesses: tuple[tuple[str, Any], ...] = ()
 
 
 _PAIR = re.compile(r'\s*([\w.-]+)=("(?:[^"\\]|\\.)*"|[^,]+)\s*(?:,|$)')
@@ -515,7 +521,8 @@ class Report:
             return None
         partly = [SavedJudgement(variant_of(j["variant"]), list(j["removes"]), list(j["adds"]))
                   for j in fit["partly_explained"]]
-        return SavedFit(tuple(fit["variant"].items()), fit["line"] or "", bool(fit["divergent_steps"]), partly)
+        return SavedFit(tuple(fit["variant"].items()), fit["line"] or "", bool(fit["divergent_steps"]), partly,
+                        variant_of(fit.get("guesses") or ""))
 
     @property
     def stopped(self) -> Any:

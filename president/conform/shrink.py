@@ -28,6 +28,7 @@ from ..scenarios.gherkin import scenario_lines
 from ..scenarios.model import (OPTION_STEPS, Op, Scenario, action_notation, canonical_state, option_defaults,
                                sort_cards)
 from .diagnose import Evidence, Finding, RULE_FIELDS, rule_view
+from .records import Mechanism, mechanism
 from .replay import Replayer, override
 from .toolkit import NO_DEADLINE, Deadline
 
@@ -42,6 +43,13 @@ class Replay:
     finding: Finding
     expected: dict[str, Any]
     actual: dict[str, Any]
+    before: dict[str, Any] | None = None  # the reference's STATE before the last request
+    request: dict[str, Any] | None = None  # the last request
+
+    @property
+    def mechanism(self) -> Mechanism:
+        """What differs at the last request (`records.mechanism`)."""
+        return mechanism({} if self.request is None else self.request, self.expected, self.actual, self.before)
 
 
 def with_variant(req: dict[str, Any], variant: dict[str, Any] | None) -> dict[str, Any]:
@@ -68,7 +76,7 @@ def replay(requests: Requests, replies: list[Any], rules: Ruleset, variant: dict
         if found is not None and found.kind == "protocol":
             return None
         if i == last:
-            return Replay(i, found, step.expected, actual) if found is not None else None
+            return Replay(i, found, step.expected, actual, step.before, req) if found is not None else None
         if step.expected.get("ok") != actual.get("ok") or (req.get("cmd") == "act" and not step.expected.get("ok")):
             return None  # every step before the last is one both accept
         if step.stop is not None:
@@ -77,15 +85,18 @@ def replay(requests: Requests, replies: list[Any], rules: Ruleset, variant: dict
 
 
 class Shrinker:
-    """One deviation's search: the engine, the rules and variant, the clause, the deadline."""
+    """One deviation's search: the engine, the rules and variant, the clause and mechanism (None: any),
+    the deadline."""
 
-    def __init__(self, engine: Client, rules: Ruleset, clause: str, variant: dict[str, Any] | None, deadline: float):
+    def __init__(self, engine: Client, rules: Ruleset, clause: str, variant: dict[str, Any] | None, deadline: float,
+                 mech: Mechanism | None = None):
         self.engine, self.rules, self.clause, self.variant, self.deadline = engine, rules, clause, variant, deadline
+        self.mech = mech
         self.tries = 0
         self.min_players = rules.spec.players.min
 
     def still(self, requests: Requests | None) -> bool:
-        """Does the engine still diverge on the clause, at the last request?"""
+        """Does the engine still diverge on the clause, by the same mechanism, at the last request?"""
         if requests is None:
             return False
         self.tries += 1
@@ -95,7 +106,8 @@ class Shrinker:
             self.engine.restart()
             return False
         found = replay(requests, replies, self.rules, self.variant, Deadline.of(self.engine))
-        return found is not None and found.finding.clause == self.clause
+        return found is not None and found.finding.clause == self.clause and (
+            self.mech is None or found.mechanism == self.mech)
 
     def left(self) -> bool:
         return time.perf_counter() < self.deadline
@@ -164,8 +176,9 @@ def _keep_seats(requests: Requests, kept: list[int]) -> Requests | None:
 
 
 def shrink(ev: Evidence, engine: Client, rules: Ruleset | None = None, budget_s: float = 8.0,
-           variant: dict[str, Any] | None = None) -> Requests | None:
-    """The smallest game (requests) found that still diverges on `ev.clause`, or None."""
+           variant: dict[str, Any] | None = None, mech: Mechanism | None = None) -> Requests | None:
+    """The smallest game (requests) found that still diverges on `ev.clause` (by the mechanism
+    `mech`, when given: the same bug, not another one of the clause), or None."""
     rules = rules or Ruleset.from_spec()
     variant = {**(ev.variant or {}), **(variant or {})} or None  # the house rules it was found under, too
     reqs = list(ev.requests)
@@ -173,7 +186,7 @@ def shrink(ev: Evidence, engine: Client, rules: Ruleset | None = None, budget_s:
         return None
     if any(r.get("cmd") == "deal" and "hands" not in r for r in reqs):
         return None  # a seeded later deal: its cards before the exchange are the engine's
-    s = Shrinker(engine, rules, ev.clause, variant, time.perf_counter() + budget_s)
+    s = Shrinker(engine, rules, ev.clause, variant, time.perf_counter() + budget_s, mech)
     ref = Session(rules)
     kept = []
     for i, r in enumerate(copy.deepcopy(reqs)):  # only what changes the game, and the divergent request
@@ -374,19 +387,55 @@ def differing_fields(requests: Requests, engine: Client, rules: Ruleset, variant
 
 
 def minimal_scenario(requests: Requests, engine: Client, rules: Ruleset, clause: str, title: str,
-                     variant: dict[str, Any] | None = None) -> Scenario:
-    ops = scenario_ops(requests, rules, differing_fields(requests, engine, rules, variant), variant)
+                     variant: dict[str, Any] | None = None, field: str = "") -> Scenario:
+    """The minimal game as a scenario checking the fields where the engine differs, and always
+    `field` (the deviation's mechanism: the property that differs) when it is a STATE field."""
+    fields = differing_fields(requests, engine, rules, variant)
+    if field in FIELD_CHECKS and field not in fields:
+        fields.insert(0, field)
+    ops = scenario_ops(requests, rules, fields, variant)
     return Scenario(f"{clause}/minimal", clause, clause.split(".")[0], title, tuple(ops))
 
 
-def confirm(scenario: Scenario, engine: Client, options: dict[str, Any] | None = None) -> bool:
-    """Run the minimal scenario against the engine like any scenario: does it still fail there?"""
+#: The scenario steps that check each STATE field (a minimal scenario asserts the one that differs).
+FIELD_CHECKS = {"to_act": ("to-act", "nobody-to-act"), "trick": ("trick", "trick-empty"),
+                "passed": ("passed", "nobody-passed"), "finished": ("finished", "nobody-finished"),
+                "scores": ("scores",), "order": ("order-normal", "order-reversed"), "hands": ("hand", "hand-empty"),
+                "phase": tuple(f"phase-{p}" for p in ("play", "exchange", "deal-over", "game-over"))}
+
+
+def asserts(scenario: Scenario, mech: Mechanism | None) -> bool:
+    """Does the scenario check the property that differs by `mech` (a STATE field, a refusal, a
+    legal list, an acceptance)?"""
+    if mech is None:
+        return True
+    keys = {op.key for op in scenario.ops}
+    if mech.differs in FIELD_CHECKS:
+        return bool(keys & set(FIELD_CHECKS[mech.differs]))
+    if mech.differs == "accepted":  # the engine accepts what the scenario expects refused
+        return bool(keys & {"refused", "legal"})
+    if mech.differs == "refused":  # the engine refuses an act the scenario makes (or leaves it out of legal)
+        return "legal" in keys or any(k in ("play", "pass", "give", "deal") for k in keys)
+    return True
+
+
+def confirm(scenario: Scenario, engine: Client, options: dict[str, Any] | None = None,
+            mech: Mechanism | None = None) -> bool:
+    """Run the minimal scenario against the engine like any scenario: does it still fail there, on
+    its clause and by the deviation's mechanism `mech` (when given), and does it assert that property?"""
     from .runner import run_scenario
 
     result = run_scenario(engine, scenario, options=None)
-    if result.outcome not in ("fail", "blocked"):
+    if result.outcome not in ("fail", "blocked") or not asserts(scenario, mech):
         return False
-    return result.root is None or result.root.clause == scenario.clause
+    if result.root is None:
+        return True
+    if result.root.clause != scenario.clause:
+        return False
+    ev = result.evidence
+    if mech is None or ev is None or not ev.requests:
+        return True
+    return mechanism(ev.requests[-1], ev.expected, ev.actual, ev.before) == mech
 
 
 def gherkin_of(scenario: Scenario) -> str:

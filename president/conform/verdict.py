@@ -20,6 +20,8 @@ from typing import Any, Callable
 from ..game.engine import Ruleset
 from ..protocol.client import Client
 from .diagnose import Evidence
+from .causes import causes_of
+from .credible import scenario_only
 from .fit import Divergent, Fit, Variant, fit, hello_line, label
 from .lockstep import LockstepResult
 from .records import Mechanism, mechanism
@@ -55,6 +57,7 @@ class Deviation:
     original_size: dict[str, int] | None = None  # seats, plays, cards of the game it was shrunk from
     minimal_size: dict[str, int] | None = None
     mechanism: Mechanism | None = None  # what differs: one mechanism, one deviation
+    context: str = ""  # what sets this cause apart from another of the same mechanism ("": the only one)
 
     @property
     def house_rule(self) -> str | None:
@@ -70,8 +73,10 @@ class Deviation:
         return f"{self.title}: {self.difference}" if self.difference else self.title
 
     @property
-    def weight(self) -> tuple[int, int, int]:
-        return self.blocked, self.games, len(self.scenarios) + self.steps
+    def weight(self) -> tuple[int, int]:
+        """How much of the engine it accounts for: its divergent games and the scenarios it blocks or
+        fails (after the other causes were explained away), then its divergent steps."""
+        return self.games + self.blocked + len(self.scenarios), self.steps
 
     def as_dict(self) -> dict[str, Any]:
         return {"clause": self.clause, "title": self.title, "difference": self.difference,
@@ -82,7 +87,8 @@ class Deviation:
                 "also_breaks": self.also,
                 "minimal_scenario": self.gherkin, "confirmed": self.confirmed, "original_size": self.original_size,
                 "minimal_size": self.minimal_size, "shrink_seconds": round(self.shrink_seconds, 3),
-                "mechanism": self.mechanism.as_dict() if self.mechanism is not None else None}
+                "mechanism": self.mechanism.as_dict() if self.mechanism is not None else None,
+                "context": self.context or None}
 
 
 #: Options every new_game sets in its config: the engine chooses no variant of them by declaring.
@@ -193,39 +199,47 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
     traces, n_scen = traces_of(results, lock)
     deadline = Deadline.of(engine)  # the run's --budget, checked at every reference step
     fitted = fit(traces, rules, options, clean=_clean(results, lock, n_scen), deadline=deadline)
+    if len(traces) == n_scen:  # the scenarios alone: advise only what whole scenarios show
+        scenario_only(fitted)
     clauses = {c.id: c for c in spec.clauses}
-    groups: dict[tuple[str, Mechanism], list[Divergent]] = {}
+    by_symptom: dict[tuple[str, Mechanism], list[Divergent]] = {}
     for d in fitted.baseline:
         actual = traces[d.key[0]].steps[d.key[1]][1]
         before = d.before.to_wire() if d.before is not None else None
-        groups.setdefault((d.finding.clause, mechanism(d.request, d.expected, actual, before)), []).append(d)
+        by_symptom.setdefault((d.finding.clause, mechanism(d.request, d.expected, actual, before)), []).append(d)
+    # one symptom may hide several causes: each is explained away in turn and the rest looked at again
+    groups: dict[tuple[str, Mechanism, int], tuple[list[Divergent], str]] = {}
+    for (clause, mech), divs in by_symptom.items():
+        by = tuple(kv for kv in fitted.variant if _removes(fitted, kv, clause)) or fitted.variant
+        for i, cause in enumerate(causes_of(divs, fitted.explained, traces, mech.differs, label(by))):
+            groups[(clause, mech, i)] = (cause.divs, cause.context)
     first_of_trace: set[tuple[int, int, str]] = set()
     seen_traces: set[int] = set()
     for d in sorted(fitted.baseline, key=lambda d: d.key[:2]):
         if d.key[0] not in seen_traces:
             seen_traces.add(d.key[0])
             first_of_trace.add(d.key)
-    found: dict[tuple[str, Mechanism], Deviation] = {}
+    found: dict[tuple[str, Mechanism, int], Deviation] = {}
     dev: Deviation | None
-    for (clause, mech), divs in groups.items():
+    for (clause, mech, part), (divs, context) in groups.items():
         if clause == "protocol":
             continue
         first = divs[0]
         actual = traces[first.key[0]].steps[first.key[1]][1]
         dev = Deviation(clause, _title(clauses.get(clause), translate),
                         difference(first, actual, first.expected, mech.differs), first.finding.message,
-                        first.finding.engine_error, mechanism=mech)
+                        first.finding.engine_error, mechanism=mech, context=context)
         _explain(dev, divs, fitted, options, spec)
         dev.steps = len(divs)
         dev.game_ids = {d.key[0] for d in divs if d.key[0] >= n_scen}
         dev.games = len(dev.game_ids)
         # samples: the group's first divergences of a trace first (they replay from new_game as they
         # are), else later ones (the shrinker adopts the engine's earlier differences on the way)
-        for d in sorted(divs, key=lambda d: d.key not in first_of_trace)[:4]:
-            dev.samples.append(Evidence(_game_requests(traces[d.key[0]], d.key[1]), d.expected,
+        for d in sorted(divs, key=lambda d: (d.key not in first_of_trace, not _replayable(traces[d.key[0]], d)))[:4]:
+            dev.samples.append(Evidence(_game_requests(traces[d.key[0]], d.key[1], clause not in DEALING), d.expected,
                                         traces[d.key[0]].steps[d.key[1]][1],
                                         d.before.to_wire() if d.before is not None else None, clause))
-        found[(clause, mech)] = dev
+        found[(clause, mech, part)] = dev
     for r in results:  # scenarios of the clause itself, and those another clause blocks
         if r.outcome not in (Outcome.FAIL, Outcome.BLOCKED) or r.root is None:
             continue
@@ -240,7 +254,10 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
             r.outcome, r.message = Outcome.SKIP, f"judged against the declared house rule {dev.house_rule}"
     if lock is not None:  # lock-step's own samples: replayable by the shrinker (earlier differences adopted)
         for (clause, mech), ld in lock.deviations.items():
-            dev = found.get((clause, mech)) or _deviation_of(found, clause, None)
+            parts = [k for k in found if k[:2] == (clause, mech)]
+            if len(parts) > 1:
+                continue  # a symptom of several causes: each keeps the samples of its own steps
+            dev = found[parts[0]] if parts else _deviation_of(found, clause, None)
             if dev is not None:
                 dev.samples += [d.evidence for d in ld.samples if d.evidence is not None]
     merged = _merge_root_causes(found)
@@ -261,7 +278,8 @@ def shrink_deviation(dev: Deviation, engine: Client, rules: Ruleset, budget: flo
 
     t0 = time.perf_counter()
     small: list[dict[str, Any]] | None
-    for ev in sorted(dev.samples, key=lambda e: len(e.requests)):  # the shortest games first
+    mech = dev.mechanism
+    for ev in sorted(map(_explicit, dev.samples), key=lambda e: len(e.requests)):  # the shortest games first
         left = budget - (time.perf_counter() - t0)
         if left <= 0:
             break
@@ -270,16 +288,17 @@ def shrink_deviation(dev: Deviation, engine: Client, rules: Ruleset, budget: flo
             small, ops = seeded
             title = dev.title or dev.description or dev.evidence
             scenario = Scenario(f"{dev.clause}/minimal", dev.clause, dev.clause.split(".")[0], title, tuple(ops))
-            dev.confirmed = confirm(scenario, engine)
+            dev.confirmed = confirm(scenario, engine, mech=mech)
             dev.original_size, dev.minimal_size = size_of(ev.requests), size_of(small)
             dev.gherkin = (f"  # the engine differs: {dev.evidence}\n  @{dev.clause}"
                            + (" @confirmed" if dev.confirmed else "") + "\n" + gherkin_of(scenario))
             break
-        small = shrink(ev, engine, rules, budget_s=left, variant=variant)
+        small = shrink(ev, engine, rules, budget_s=left, variant=variant, mech=mech)
         if small:
             found_under = {**(getattr(ev, "variant", None) or {}), **(variant or {})} or None
-            scenario = minimal_scenario(small, engine, rules, ev.clause, dev.title or dev.evidence, found_under)
-            dev.confirmed = confirm(scenario, engine)
+            scenario = minimal_scenario(small, engine, rules, ev.clause, dev.title or dev.evidence, found_under,
+                                        mech.differs if mech is not None else "")
+            dev.confirmed = confirm(scenario, engine, mech=mech)
             dev.original_size, dev.minimal_size = size_of(ev.requests), size_of(small)
             dev.gherkin = (f"  # the engine differs: {_cut(dev.evidence, LINE - 24)}\n  @{ev.clause}"
                            + (" @confirmed" if dev.confirmed else "") + "\n" + gherkin_of(scenario))
@@ -287,15 +306,30 @@ def shrink_deviation(dev: Deviation, engine: Client, rules: Ruleset, budget: flo
     dev.shrink_seconds = time.perf_counter() - t0
 
 
+#: Clauses a seeded deal itself breaks (its cards or hand sizes): shrunk as a seeded deal.
+DEALING = ("setup.players", "setup.dealing", "exchange.best")
+
+
+def _explicit(ev: Evidence) -> Evidence:
+    """A seeded first deal whose cards are right but whose consequence differs (who leads): the same
+    deal with the engine's hands given, so the minimal scenario shows that consequence."""
+    reqs = ev.requests
+    state = ev.actual.get("state") if isinstance(ev.actual, dict) else None
+    if ev.clause in DEALING or len(reqs) != 1 or reqs[0].get("cmd") != "new_game" or "seed" not in reqs[0] \
+            or not isinstance(state, dict) or not isinstance(state.get("hands"), list):
+        return ev
+    first = {k: v for k, v in reqs[0].items() if k != "seed"}
+    first["hands"] = [list(h) for h in state["hands"]]
+    return Evidence([first], ev.expected, ev.actual, ev.before, ev.clause, ev.variant)
+
+
 def _explain(dev: Deviation, divs: list[Divergent], fitted: Fit, options: dict[str, Any], spec: Any) -> None:
-    """What of the fitted variant explains this group's divergent steps, or partly explains them."""
+    """What of the fitted variant explains this cause's divergent steps (`causes_of` keeps the
+    steps it explains apart from those it leaves), or partly explains them."""
     clause = dev.clause
     explained = [d for d in divs if d.key in fitted.explained]
     if explained and len(explained) == len(divs):
         dev.variant = tuple(kv for kv in fitted.variant if _removes(fitted, kv, clause)) or fitted.variant
-    elif explained:
-        by = tuple(kv for kv in fitted.variant if _removes(fitted, kv, clause)) or fitted.variant
-        dev.partly.append(f"{label(by)} explains {len(explained)} of its {len(divs)} divergent steps")
     keys = {d.key for d in divs}
     for j in fitted.partly:
         if any(r.key in keys for r in j.removed):
@@ -304,26 +338,38 @@ def _explain(dev: Deviation, divs: list[Divergent], fitted: Fit, options: dict[s
     dev.declared = bool(dev.variant) and all(declares(options, k, v, spec) for k, v in dev.variant)
 
 
-def _deviation_of(found: dict[tuple[str, Mechanism], Deviation], clause: str,
+def _deviation_of(found: dict[tuple[str, Mechanism, int], Deviation], clause: str,
                   evidence: Evidence | None) -> Deviation | None:
     """The deviation a scenario's root cause (or a lock-step sample) belongs to: its clause and
-    mechanism, else the clause's deviation that showed most."""
+    mechanism (of its causes, the one that showed most), else the clause's deviation that showed most."""
     if evidence is not None and evidence.requests:
         mech = mechanism(evidence.requests[-1], evidence.expected, evidence.actual, evidence.before)
-        if (clause, mech) in found:
-            return found[(clause, mech)]
-    mine = [d for (c, _), d in found.items() if c == clause]
+        same = [d for k, d in found.items() if k[:2] == (clause, mech)]
+        if same:
+            return max(same, key=lambda d: (d.steps, d.games))
+    mine = [d for k, d in found.items() if k[0] == clause]
     return max(mine, key=lambda d: (d.steps, d.games), default=None)
 
 
 def _removes(fitted: Fit, kv: tuple[str, Any], clause: str) -> bool:
-    return any(kv in j.variant and len(j.variant) == 1 and any(r.finding.clause == clause for r in j.removed)
-               for j in fitted.judged) or any(kv in j.variant and j.explains and any(
-                   r.finding.clause == clause for r in j.removed) for j in fitted.judged)
+    """Does the fitted value `kv` remove divergent steps of `clause`: by its own replay when it had
+    one (a pair it was judged in says nothing of which of its two values removed them: one rule
+    would hide behind the other), else by an explaining candidate holding it."""
+    own = [j for j in fitted.judged if j.variant == (kv,)]
+    if own:
+        return any(r.finding.clause == clause for j in own for r in j.removed)
+    return any(kv in j.variant and j.explains and any(r.finding.clause == clause for r in j.removed)
+               for j in fitted.judged)
 
 
-def _game_requests(trace: Trace, upto: int) -> list[dict[str, Any]]:
-    reqs = trace.requests[:upto + 1]
+def _replayable(trace: Trace, d: Divergent) -> bool:
+    """Can the shrinker replay this step's game: no seeded later deal before it?"""
+    return not any(r.get("cmd") == "deal" and "hands" not in r for r in _game_requests(trace, d.key[1]))
+
+
+def _game_requests(trace: Trace, upto: int, explicit: bool = False) -> list[dict[str, Any]]:
+    """The requests of the step's game up to it (`explicit`: a seeded new_game with the engine's hands)."""
+    reqs = (trace.explicit_requests() if explicit else trace.requests)[:upto + 1]
     start = max((i for i, r in enumerate(reqs) if r.get("cmd") == "new_game"), default=0)
     return reqs[start:]
 
@@ -332,7 +378,7 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def _merge_root_causes(found: dict[tuple[str, Mechanism], Deviation]) -> list[Deviation]:
+def _merge_root_causes(found: dict[tuple[str, Mechanism, int], Deviation]) -> list[Deviation]:
     """One deviation per root cause: the groups one option value explains are one deviation, kept
     on the clause where it showed most, the other clauses listed in `also`; a group nothing
     explains is a root cause of its own (one mechanism, one deviation)."""

@@ -66,7 +66,7 @@ def test_daifugo_js_no_variant_fits_and_two_house_rules_only_partly():
     assert run.lock.games == 40
     text = report.summary_text(run)
     screen = report.first_screen(run)
-    assert screen[1].startswith("root causes") and screen[2].startswith(" 1. trick.end [blocks")
+    assert screen[1].startswith("root causes") and screen[2].startswith(" 1. trick.end [")
     assert "fitted variant: none" in "\n".join(screen) and 'partly explained by first_lead="holder:3C"' in text
     assert "SKIP 5 scenario(s): engine does not declare options.seed" in text  # one line per reason
     assert "AI suite not run" in text
@@ -124,11 +124,14 @@ def test_pyres_house_declares_no_revolution_and_its_three_rules_are_found():
     # the leader may pass and only the President scores: both fitted over every trace
     assert run.fit.variant == (("leader_may_pass", True), ("scoring", "president_only"))
     assert ("score.points", 'scoring="president_only"') in devs
-    by = {d.clause: d for d in run.deviations}
+    by = {d.clause: d for d in run.deviations if not d.context}
     # its leader may pass even when every other seat has passed (the spec's leader_may_pass makes
-    # that last seat play): leader_may_pass=true explains most of lead.must-play, not all of it
-    assert by["lead.must-play"].house_rule is None and any(
-        "leader_may_pass=true explains" in p for p in by["lead.must-play"].partly)
+    # that last seat play): leader_may_pass=true explains most of lead.must-play, and the steps it
+    # leaves are a cause of their own (explained away, then looked at again: issue 30)
+    lead = [d for d in run.deviations if d.clause == "lead.must-play"]
+    assert {d.house_rule for d in lead} == {"leader_may_pass=true", None}
+    rest = next(d for d in lead if d.house_rule is None)
+    assert "not explained by leader_may_pass=true" in rest.context and rest.steps < by["lead.must-play"].steps
     # a pass that is not final: no option describes it (before issue 19 a detector named it)
     assert by["pass.final"].house_rule is None and by["pass.final"].title == "A pass is final until the trick is reset"
     assert {c for c, _ in devs} <= {"lead.must-play", "pass.final", "score.points", "trick.end"}
