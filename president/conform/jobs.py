@@ -57,22 +57,32 @@ def run_parallel(items: Sequence[T], work: Work, client: Client, jobs: int = 1,
                  factory: Callable[[], Client] | None = None,
                  progress: Callable[[int], None] | None = None, *, cluster: str | None = None,
                  connect_timeout: float = DEFAULT_CONNECT_TIMEOUT, lost: Lost | None = None,
-                 what: str = "items", least: int = 1) -> list[R]:
+                 what: str = "items", least: int = 1, sink: Callable[[Any], None] | None = None) -> list[R]:
     """`work(client, item)` for every item, in item order: on the Dask cluster at `cluster`, or over
     `jobs` forked workers when `factory` opens one engine client per worker (else in this process,
     on `client`). `lost(item, why)` is the record of an item whose worker was lost twice (without
     it, a lost worker stops the run); `what` names the items in messages ("lock-step games"); a
-    cluster batch holds `least` items or more (each batch starts an engine: cheap items go in numbers)."""
+    cluster batch holds `least` items or more (each batch starts an engine: cheap items go in numbers).
+    `sink(result)`: each result, in item order, as soon as it and those before it are done; none is
+    kept then and [] is returned (this process holds only the results that came ahead of their turn)."""
+    out: list[Any] = []
     if cluster is not None and factory is not None and items:
-        return _on_cluster(items, work, factory, cluster, connect_timeout, progress, what, least)
-    if jobs <= 1 or factory is None or len(items) <= 1:
-        out = []
-        for item in items:
+        out = _on_cluster(items, work, factory, cluster, connect_timeout, progress, what, least)
+    elif jobs <= 1 or factory is None or len(items) <= 1:
+        for done, item in enumerate(items, start=1):
             out.append(work(client, item))
+            if sink is not None:
+                sink(out.pop())
             if progress:
-                progress(len(out))
+                progress(done)
         return out
-    return _Forked(items, work, factory, progress, lost, what).run(client, jobs)
+    else:
+        return _Forked(items, work, factory, progress, lost, what, sink).run(client, jobs)
+    if sink is None:
+        return out
+    for r in out:
+        sink(r)
+    return []
 
 
 def worker_errors(results: Sequence[Any], lock: Any = None) -> list[str]:
@@ -217,9 +227,11 @@ class _Forked:
     """One `--jobs` run: share 0 here, the other shares in forked workers, results by index."""
 
     def __init__(self, items: Sequence[Any], work: Work, factory: Callable[[], Client],
-                 progress: Callable[[int], None] | None, lost: Lost | None, what: str):
+                 progress: Callable[[int], None] | None, lost: Lost | None, what: str,
+                 sink: Callable[[Any], None] | None = None):
         self.items, self.work, self.factory, self.progress, self.lost, self.what = items, work, factory, progress, lost, what
         self.results: dict[int, Any] = {}
+        self.sink, self.done, self.delivered = sink, 0, 0  # with a sink: results handed on in order
         self.ctx = multiprocessing.get_context("fork")
         self.workers: list[_Worker] = []
 
@@ -235,12 +247,19 @@ class _Forked:
         finally:
             for w in self.workers:
                 w.stop()
+        if self.sink is not None:
+            return []
         return [self.results[i] for i in range(len(self.items))]
 
     def _got(self, index: int, value: Any) -> None:
         self.results[index] = value
+        self.done += 1
+        if self.sink is not None:
+            while self.delivered in self.results:  # in item order: what came early waits its turn
+                self.sink(self.results.pop(self.delivered))
+                self.delivered += 1
         if self.progress:
-            self.progress(len(self.results))
+            self.progress(self.done)
 
     def _collect(self, timeout: float) -> None:
         """Take what the workers sent (waiting up to `timeout` seconds for something); a worker

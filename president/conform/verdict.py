@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..game.engine import Ruleset
 from ..protocol.client import Client
@@ -25,7 +25,7 @@ from .lockstep import LockstepResult
 from .records import Mechanism, mechanism
 from .runner import Outcome, ScenarioResult
 from .toolkit import Deadline, guard
-from .trace import Trace
+from .trace import Chain, Trace
 
 LINE = 160  # the longest line of the report, Gherkin steps aside
 
@@ -169,10 +169,11 @@ def _title(spec_clause: Any, translate: Callable[[str], str]) -> str:
     return translate(spec_clause.title) if spec_clause is not None else ""
 
 
-def traces_of(results: list[ScenarioResult], lock: LockstepResult | None) -> tuple[list[Trace], int]:
-    """Every trace of the run (scenarios first) and how many of them are scenarios."""
+def traces_of(results: list[ScenarioResult], lock: LockstepResult | None) -> tuple[Sequence[Trace], int]:
+    """Every trace of the run (scenarios first, then the games as spooled: read when needed) and how
+    many of them are scenarios."""
     scen = [r.trace for r in results if r.trace is not None and r.trace.steps]
-    return scen + (list(lock.traces) if lock is not None else []), len(scen)
+    return Chain(scen, lock.traces if lock is not None else []), len(scen)
 
 
 def _clean(results: list[ScenarioResult], lock: LockstepResult | None, n_scen: int) -> set[int]:
@@ -180,7 +181,7 @@ def _clean(results: list[ScenarioResult], lock: LockstepResult | None, n_scen: i
     scen = [r for r in results if r.trace is not None and r.trace.steps]
     out = {i for i, r in enumerate(scen) if r.outcome == Outcome.PASS and r.root is None}
     if lock is not None:
-        diverged = {d.game for d in lock.divergences}
+        diverged = lock.diverged_games
         out |= {n_scen + g for g in range(len(lock.traces)) if g not in diverged}
     return out
 
@@ -192,28 +193,20 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
     spec = rules.spec
     traces, n_scen = traces_of(results, lock)
     deadline = Deadline.of(engine)  # the run's --budget, checked at every reference step
-    fitted = fit(traces, rules, options, clean=_clean(results, lock, n_scen), deadline=deadline)
+    fitted = fit(traces, rules, options, clean=_clean(results, lock, n_scen), deadline=deadline, fixed=n_scen)
     clauses = {c.id: c for c in spec.clauses}
     groups: dict[tuple[str, Mechanism], list[Divergent]] = {}
-    for d in fitted.baseline:
-        actual = traces[d.key[0]].steps[d.key[1]][1]
-        before = d.before.to_wire() if d.before is not None else None
-        groups.setdefault((d.finding.clause, mechanism(d.request, d.expected, actual, before)), []).append(d)
-    first_of_trace: set[tuple[int, int, str]] = set()
-    seen_traces: set[int] = set()
-    for d in sorted(fitted.baseline, key=lambda d: d.key[:2]):
-        if d.key[0] not in seen_traces:
-            seen_traces.add(d.key[0])
-            first_of_trace.add(d.key)
+    for d in fitted.baseline:  # the baseline gave each its mechanism
+        mech = d.mechanism if d.mechanism is not None else mechanism(d.request, d.expected, d.actual, None)
+        groups.setdefault((d.finding.clause, mech), []).append(d)
     found: dict[tuple[str, Mechanism], Deviation] = {}
     dev: Deviation | None
     for (clause, mech), divs in groups.items():
         if clause == "protocol":
             continue
-        first = divs[0]
-        actual = traces[first.key[0]].steps[first.key[1]][1]
+        first = divs[0]  # kept whole by the baseline (the first of its group)
         dev = Deviation(clause, _title(clauses.get(clause), translate),
-                        difference(first, actual, first.expected, mech.differs), first.finding.message,
+                        difference(first, first.actual, first.expected, mech.differs), first.finding.message,
                         first.finding.engine_error, mechanism=mech)
         _explain(dev, divs, fitted, options, spec)
         dev.steps = len(divs)
@@ -221,10 +214,7 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
         dev.games = len(dev.game_ids)
         # samples: the group's first divergences of a trace first (they replay from new_game as they
         # are), else later ones (the shrinker adopts the engine's earlier differences on the way)
-        for d in sorted(divs, key=lambda d: d.key not in first_of_trace)[:4]:
-            dev.samples.append(Evidence(_game_requests(traces[d.key[0]], d.key[1]), d.expected,
-                                        traces[d.key[0]].steps[d.key[1]][1],
-                                        d.before.to_wire() if d.before is not None else None, clause))
+        dev.samples += fitted.evidence.get((clause, mech), [])
         found[(clause, mech)] = dev
     for r in results:  # scenarios of the clause itself, and those another clause blocks
         if r.outcome not in (Outcome.FAIL, Outcome.BLOCKED) or r.root is None:
@@ -320,12 +310,6 @@ def _removes(fitted: Fit, kv: tuple[str, Any], clause: str) -> bool:
     return any(kv in j.variant and len(j.variant) == 1 and any(r.finding.clause == clause for r in j.removed)
                for j in fitted.judged) or any(kv in j.variant and j.explains and any(
                    r.finding.clause == clause for r in j.removed) for j in fitted.judged)
-
-
-def _game_requests(trace: Trace, upto: int) -> list[dict[str, Any]]:
-    reqs = trace.requests[:upto + 1]
-    start = max((i for i, r in enumerate(reqs) if r.get("cmd") == "new_game"), default=0)
-    return reqs[start:]
 
 
 def _cut(text: str, limit: int) -> str:
