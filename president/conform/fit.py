@@ -13,16 +13,20 @@ ends that trace's replay. A toolkit error in one replay or one trial is recorded
 (`Fit.toolkit_errors`, kind "fit") and costs that trace under that candidate only; the run's
 deadline (`--budget`) is checked at every reference step.
 
-Speed: the baseline replay (the traces' own configs) is done once, with the reference position
-before each divergence. A candidate is first tried at those divergent steps only (a sample per
-clause), from the cached positions; of each option only the values that remove the most sampled
-steps are replayed in full, and none whose sampled steps a candidate already judged explains. A
-full replay covers the divergent traces and a sample of the others (`CLEAN_SAMPLE`); the fitted
-variant is confirmed on every trace. Replays share per-trace caches: the engine's replies
-canonicalised once, and its legal lists as card masks, compared with the reference's legal actions
-without building the reference's reply. Pairs are formed only from candidates whose full replay
-removed something, and replayed only when the pair removes a divergent step that neither removes
-alone.
+Speed and memory: the baseline replay (the traces' own configs) is done once, one trace at a time
+(a spooled trace is read back, replayed and dropped): every divergent step is counted with its
+mechanism, the first `KEEP_WHOLE` of each clause and mechanism keep the reference position before
+them and both replies, and the first `EVIDENCE` become evidence. A candidate is first tried at
+those divergent steps only (a sample per clause), from the cached positions; of each option only
+the values that remove the most sampled steps are replayed in full, and none whose sampled steps a
+candidate already judged explains. A full replay covers a bounded sample: the scenarios' divergent
+traces, games chosen round-robin over the clauses of the sampled steps within `JUDGED_STEPS`, and
+clean traces within `CLEAN_STEPS` (`CLEAN_SAMPLE`); only those stay in memory, with their caches
+(the engine's replies canonicalised once, and its legal lists as card masks, compared with the
+reference's legal actions without building the reference's reply). The fitted variant is confirmed
+on every trace, so what it explains is exact; a partial explanation's counts are the sample's.
+Pairs are formed only from candidates whose full replay removed something, and replayed only when
+the pair removes a divergent step that neither removes alone.
 """
 from __future__ import annotations
 
@@ -33,17 +37,17 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ..errors import IllegalAction
 from ..game.cards import CARD_NAMES
-from ..game.engine import GameState, Phase, Ruleset
-from ..protocol.client import ProtocolViolation
+from ..game.engine import GameState, Ruleset
 from ..protocol.server import Session
-from ..scenarios.model import LATITUDE, STATE_FIELDS, action_notation, card_key
+from ..scenarios.model import card_key
 from ..spec import HOLDER_PATTERN, Spec
 from .deals import declares_spec_shuffle
 from .diagnose import Evidence, Finding
 from .records import Mechanism, mechanism
 from .replay import Replayer, compare_rules, refusal_rule
 from .toolkit import NO_DEADLINE, Deadline, ToolkitError, guard
-from .trace import Actions, Trace, notations
+from .trace import Trace
+from .views import TraceCache, Views, legal_masks, view  # noqa: F401 - legal_masks, view: this module's API too
 
 Variant = tuple[tuple[str, Any], ...]  # sorted (option, value) pairs
 Key = tuple[int, int, str]  # (trace number, step number, clause)
@@ -64,8 +68,8 @@ CLEAN_SAMPLE = 24
 JUDGED_TRACES = 40
 #: Steps of the divergent games a candidate is judged on, at most (one game per clause at least),
 #: and of the clean games.
-JUDGED_STEPS = 4000
-CLEAN_STEPS = 2000
+JUDGED_STEPS = 2500
+CLEAN_STEPS = 1000
 #: Divergent steps of one clause and mechanism kept whole by the baseline (the first ones, in
 #: trace order): the fit's samples, the evidence and the causes are drawn from them.
 KEEP_WHOLE = 400
@@ -197,137 +201,6 @@ def _config(base: dict[str, Any], variant: Variant, defaults: dict[str, Any]) ->
     return cfg
 
 
-_ORDER = {name: i for i, name in enumerate(CARD_NAMES)}
-_BIT = {name: 1 << i for i, name in enumerate(CARD_NAMES)}
-_UNSEEN = object()  # a reply not canonicalised yet
-
-
-def _sorted(cards: Any) -> list[str]:
-    return sorted(cards, key=lambda c: _ORDER.get(c, 1000))
-
-
-def _engine_view(state: dict[str, Any]) -> dict[str, Any]:
-    """`diagnose.rule_view` of an engine's STATE, with cards in deck order (what the reference writes)."""
-    loose = LATITUDE.get(state.get("phase", ""), frozenset())
-    out = {k: state.get(k) for k in STATE_FIELDS if k not in loose}
-    if "hands" in out:
-        out["hands"] = [_sorted(h) for h in state["hands"]]
-    if "trick" in out and isinstance(state.get("trick"), dict):
-        out["trick"] = {"cards": _sorted(state["trick"]["cards"]), "by": state["trick"].get("by")}
-    if "passed" in out and isinstance(state.get("passed"), list):
-        out["passed"] = sorted(state["passed"])
-    return out
-
-
-def view(reply: Any, reference: bool = False) -> Any:
-    """What the rules see of a reply (acceptance, the rule view of STATE, the legal set), comparable
-    with ==. The reference writes canonical card lists already, so its view skips the sorting."""
-    if not isinstance(reply, dict):
-        return None
-    if not reply.get("ok"):
-        return (reply.get("ok"),)
-    state = reply.get("state")
-    try:
-        if isinstance(state, dict):
-            if reference:
-                loose = LATITUDE.get(state.get("phase", ""), frozenset())
-                return ("state", {k: state.get(k) for k in STATE_FIELDS if k not in loose})
-            return ("state", _engine_view(state))
-        if "actions" in reply:
-            actions = reply["actions"]
-            if isinstance(actions, Actions):  # the set is made once for every reply listing it
-                return ("legal", reply.get("player"), actions.derive("set", lambda a: frozenset(notations(a))))
-            notes = (" ".join(a["cards"]) if a.get("type") == "play" else action_notation(a)
-                     for a in actions) if reference else (action_notation(a) for a in actions)
-            return ("legal", reply.get("player"), frozenset(notes))
-    except (ProtocolViolation, KeyError, TypeError, AttributeError):  # a malformed reply: never equal
-        return ("malformed", id(reply))
-    return (True,)
-
-
-class TraceCache:
-    """What every replay of one trace reuses: the engine's replies canonicalised (`views`) and its
-    legal lists as card masks (`legal`), each computed the first time a replay needs it."""
-
-    def __init__(self, steps: int):
-        self.views: list[Any] = [_UNSEEN] * steps
-        self.legal: dict[int, Any] = {}
-
-
-class _Views:
-    """The fit's comparison of one trace's replies (with its `TraceCache`); the finding of one
-    answer at one step is computed once (`memo`)."""
-
-    def __init__(self, number: int, cache: TraceCache, memo: dict[Any, Finding | None] | None):
-        self.number, self.views, self.legal, self.memo, self.index = number, cache.views, cache.legal, memo, 0
-
-    def __call__(self, req: dict[str, Any], expected: dict[str, Any], actual: Any, before: dict[str, Any] | None,
-                 refusal: Any) -> Finding | None:
-        if actual == expected:
-            return None
-        i = self.index
-        seen = view(expected, reference=True)
-        if self.views[i] is _UNSEEN:
-            self.views[i] = view(actual)
-        if self.views[i] == seen:
-            return None
-        key = (self.number, i, repr(seen))  # the same answer at the same step: the same finding
-        if self.memo is not None and key in self.memo:
-            return self.memo[key]
-        finding = compare_rules(req, expected, actual, before, refusal)
-        if self.memo is not None:
-            self.memo[key] = finding
-        return finding
-
-    def legal_same(self, actual: Any, game: GameState) -> bool:
-        """Is the engine's reply to `legal` at this step the reference's at `game` (same seat, same
-        set of actions)? The engine's list is read once for every replay (`legal_masks`)."""
-        split = self.legal.get(self.index, _UNSEEN)
-        if split is _UNSEEN:  # (the kinds listed: give or not, the card masks, how many)
-            masks = legal_masks(actual)
-            split = self.legal[self.index] = None if masks is None else (
-                frozenset(g for g, _ in masks), frozenset(m for _, m in masks), len(masks))
-        if split is None or actual.get("player") != game.to_act:
-            return False
-        gives, plain, count = split
-        mine = game.legal_actions() if game.phase in (Phase.PLAY, Phase.EXCHANGE) else []
-        return len(mine) == count and gives <= {game.phase == Phase.EXCHANGE} and plain == frozenset(mine)
-
-
-def legal_masks(reply: Any) -> frozenset[tuple[bool, int]] | None:
-    """An engine's `legal` list as (give, card mask) pairs (a pass is the empty play), or None when
-    it cannot be read that way or lists an action twice (then compared in full)."""
-    if not isinstance(reply, dict) or not reply.get("ok"):
-        return None
-    actions = reply.get("actions")
-    if isinstance(actions, Actions):  # made once for every reply listing it
-        return actions.derive("masks", _masks)
-    return _masks(actions) if isinstance(actions, list) else None
-
-
-def _masks(actions: Sequence[Any]) -> frozenset[tuple[bool, int]] | None:
-    out = set()
-    bit = _BIT
-    try:
-        for a in actions:
-            kind = a.get("type")
-            if kind == "pass":
-                out.add((False, 0))
-            elif kind in ("play", "give") and a.get("cards"):
-                cards = a["cards"]
-                mask = 0
-                for c in cards:
-                    mask |= bit[c]
-                if mask.bit_count() != len(cards):
-                    return None
-                out.add((kind == "give", mask))
-            else:
-                return None
-    except (KeyError, TypeError, AttributeError):  # a card name the deck does not know, a malformed action
-        return None
-    return frozenset(out) if len(out) == len(actions) else None
-
-
 def configure(rules: Ruleset, variant: Variant) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
     """The new_game config under `variant` (`_config`, with the defaults of the rules' own spec)."""
     if not variant:
@@ -345,7 +218,7 @@ def replay(trace: Trace, number: int, rules: Ruleset, variant: Variant = (),
     at a malformed reply (the protocol's business) or a STATE the reference cannot follow: returns
     the divergences and the last step compared (its reach)."""
     out: list[Divergent] = []
-    cmp = _Views(number, cache if cache is not None else TraceCache(len(trace.steps)), memo)
+    cmp = Views(number, cache if cache is not None else TraceCache(len(trace.steps)), memo)
     rep = Replayer(rules, configure(rules, variant), cmp, spec_shuffle, deadline, cmp.legal_same)
     i = -1
     config: dict[str, Any] = {}

@@ -65,10 +65,10 @@ def run_parallel(items: Sequence[T], work: Work, client: Client, jobs: int = 1,
     cluster batch holds `least` items or more (each batch starts an engine: cheap items go in numbers).
     `sink(result)`: each result, in item order, as soon as it and those before it are done; none is
     kept then and [] is returned (this process holds only the results that came ahead of their turn)."""
-    out: list[Any] = []
     if cluster is not None and factory is not None and items:
-        out = _on_cluster(items, work, factory, cluster, connect_timeout, progress, what, least)
-    elif jobs <= 1 or factory is None or len(items) <= 1:
+        return _on_cluster(items, work, factory, cluster, connect_timeout, progress, what, least, sink)
+    if jobs <= 1 or factory is None or len(items) <= 1:
+        out: list[Any] = []
         for done, item in enumerate(items, start=1):
             out.append(work(client, item))
             if sink is not None:
@@ -76,13 +76,7 @@ def run_parallel(items: Sequence[T], work: Work, client: Client, jobs: int = 1,
             if progress:
                 progress(done)
         return out
-    else:
-        return _Forked(items, work, factory, progress, lost, what, sink).run(client, jobs)
-    if sink is None:
-        return out
-    for r in out:
-        sink(r)
-    return []
+    return _Forked(items, work, factory, progress, lost, what, sink).run(client, jobs)
 
 
 def worker_errors(results: Sequence[Any], lock: Any = None) -> list[str]:
@@ -126,7 +120,10 @@ def run_batch(factory: Callable[[], Client], work: Work, batch: tuple[tuple[int,
 
 
 def _on_cluster(items: Sequence[T], work: Work, factory: Callable[[], Client], address: str, timeout: float,
-                progress: Callable[[int], None] | None, what: str, least: int) -> list[R]:
+                progress: Callable[[int], None] | None, what: str, least: int,
+                sink: Callable[[Any], None] | None = None) -> list[R]:
+    """The items in batches on the cluster; with a `sink`, each batch's results go to it in batch
+    order as soon as the batches before it are done, and are dropped here (none is returned)."""
     indexed = list(enumerate(items))
 
     def batches(threads: int) -> list[tuple[tuple[int, Any], ...]]:
@@ -134,12 +131,22 @@ def _on_cluster(items: Sequence[T], work: Work, factory: Callable[[], Client], a
         return [tuple(indexed[s:s + size]) for s in range(0, len(indexed), size)]
 
     done = [0]
+    waiting: dict[int, list] = {}  # batches done ahead of their turn, by their first item
 
     def advance(batch: tuple, results: list) -> None:
         done[0] += len(batch)
+        if sink is not None:
+            waiting[batch[0][0]] = results
+            while done_in_order[0] in waiting:
+                ready = waiting.pop(done_in_order[0])
+                done_in_order[0] += len(ready)
+                for r in ready:
+                    sink(r)
+                ready.clear()  # the list the cluster call returns at the end: nothing kept
         if progress:
             progress(done[0])
 
+    done_in_order = [0]
     per_batch = run_batches(address, partial(run_batch, factory, work), batches,
                             lambda b: f"{what} {b[0][0]}-{b[-1][0]}", advance, timeout)
     return [r for results in per_batch for r in results]

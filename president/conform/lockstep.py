@@ -13,7 +13,7 @@ compared by its observables (`deals`), unless the engine declares the spec's shu
 whose engine STATE the rules cannot reach ends there (`unfinished`, with the invariant broken); a
 toolkit bug in one game costs that game (`toolkit_errors`), never the run. Each
 distinct deviation is counted once, with the games and steps where it showed; every game keeps
-its whole `Trace`. Games are independent (each has its own seed): `jobs` splits them by number
+its whole `Trace`, spooled out of memory as the game comes in (`Merger`, `trace.TraceSpool`). Games are independent (each has its own seed): `jobs` splits them by number
 over N engine processes and they are merged in game order, so the result does not depend on N.
 """
 from __future__ import annotations
