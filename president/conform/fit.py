@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import sys
 import time
+from array import array
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..errors import IllegalAction
 from ..game.cards import CARD_NAMES
@@ -313,7 +314,7 @@ class _Fitter:
         self.tables: dict[str, Any] = {}
         self.views: dict[Key, Any] = {}
         self.replays = 0
-        self.reach: dict[int, int] = {}  # how far the baseline replay compared each trace
+        self.reach = array("q", [-1]) * len(traces)  # how far the baseline replay compared each trace (-1: not)
         self.evidence: dict[tuple[str, Mechanism], tuple[list[Evidence], list[Evidence]]] = {}
 
     def keep(self, numbers: Iterable[int]) -> None:
@@ -340,6 +341,11 @@ class _Fitter:
         first `EVIDENCE` become evidence (the first divergences of a trace first)."""
         out: dict[Key, Divergent] = {}
         whole: dict[tuple[str, Mechanism], int] = {}
+        # the steps past KEEP_WHOLE, as (trace, step, group) numbers: no object of theirs is made while
+        # traces are read, so that none pins the memory those traces took (`_light`)
+        light = array("q")
+        groups: dict[tuple[str, Mechanism], int] = {}
+        first_light: list[tuple[tuple[str, Mechanism], Finding]] = []
         for n in numbers:
             trace, divs, self.reach[n] = self._one(n, ())
             for k, d in enumerate(divs):
@@ -352,11 +358,16 @@ class _Fitter:
                     bucket.append(Evidence(_game_requests(trace, d.key[1]), d.expected, d.actual, before,
                                            d.finding.clause))
                 whole[group] = whole.get(group, 0) + 1
-                if whole[group] > KEEP_WHOLE:
-                    d.lighten()
-                out[d.key] = d
+                if whole[group] <= KEEP_WHOLE:
+                    out[d.key] = d
+                    continue
+                if group not in groups:
+                    groups[group] = len(first_light)
+                    first_light.append((group, d.finding))
+                light.extend((n, d.key[1], groups[group]))
         self.replays += 1
-        return out
+        out.update(_light(light, first_light))
+        return dict(sorted(out.items(), key=lambda kv: kv[0][:2]))  # in trace and step order
 
     def seen(self, d: Divergent) -> Any:
         if d.key not in self.views:
@@ -382,14 +393,22 @@ class _Fitter:
             out.removed += [d for d in mine if d.key not in under and d.key[1] <= reach]
             known = {d.key for d in mine}
             for d in divs:
-                if d.key not in known and d.key[1] <= self.reach.get(n, -1):
+                if d.key not in known and d.key[1] <= self.reach[n]:
                     d.lighten()
                     out.added.append(d)
         self.replays += 1
         return out
 
 
-def _judged_traces(sample: list[Divergent], divergent: list[int], fixed: int, length: dict[int, int]) -> list[int]:
+def _light(light: "array[int]", groups: list[tuple[tuple[str, Mechanism], Finding]]) -> Iterator[tuple[Key, Divergent]]:
+    """The light divergent steps (`Divergent.lighten`) from their numbers: (trace, step, group) triples."""
+    for j in range(0, len(light), 3):
+        (clause, mech), finding = groups[light[j + 2]]
+        key = (light[j], light[j + 1], clause)
+        yield key, Divergent(key, finding, _NOTHING, None, _NOTHING, _NOTHING, None, mech, False)
+
+
+def _judged_traces(sample: list[Divergent], divergent: list[int], fixed: int, length: Sequence[int]) -> list[int]:
     """The divergent traces candidates are judged on: the scenarios' (below `fixed`), then games
     round-robin over the clauses of the sampled steps (the shortest of each clause's first), while
     they hold at most `JUDGED_STEPS` steps (`length`) and number at most `JUDGED_TRACES`: one game
@@ -399,7 +418,7 @@ def _judged_traces(sample: list[Divergent], divergent: list[int], fixed: int, le
     for d in sample:
         if d.key[0] >= fixed:
             per.setdefault(d.key[2], []).append(d.key[0])
-    queues = [sorted(dict.fromkeys(v), key=lambda n: (length.get(n, 0), n)) for v in per.values()]
+    queues = [sorted(dict.fromkeys(v), key=lambda n: (max(0, length[n]), n)) for v in per.values()]
     picked: dict[int, None] = {}
     steps, first = 0, True
     while any(queues) and len(picked) < JUDGED_TRACES:
@@ -408,10 +427,10 @@ def _judged_traces(sample: list[Divergent], divergent: list[int], fixed: int, le
                 q.pop(0)
             if not q or len(picked) >= JUDGED_TRACES:
                 continue
-            if not first and steps + length.get(q[0], 0) > JUDGED_STEPS:
+            if not first and steps + max(0, length[q[0]]) > JUDGED_STEPS:
                 q.clear()  # this clause's shortest game left does not fit: it has its first
                 continue
-            steps += length.get(q[0], 0)
+            steps += max(0, length[q[0]])
             picked[q.pop(0)] = None
         first = False
     return [*out, *sorted(picked)]
@@ -433,7 +452,8 @@ def fit(traces: Sequence[Trace], rules: Ruleset, declared: dict[str, Any] | None
     errors = errors if errors is not None else []
     f = _Fitter(traces, rules, declares_spec_shuffle(declared), deadline, errors)
     base = f.baseline(n for n in range(len(traces)) if n not in clean)
-    f.reach.update((n, WHOLE_TRACE) for n in clean)  # compared whole under their own config
+    for n in clean:
+        f.reach[n] = WHOLE_TRACE  # compared whole under their own config
     baseline = list(base.values())
     declared_variant: Variant = tuple(sorted(
         (k, v[0] if isinstance(v, list) and len(v) == 1 else v) for k, v in (declared or {}).items()

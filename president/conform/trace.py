@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gc
 import json
+from array import array
 import os
 import pickle
 import sys
@@ -197,7 +198,9 @@ class TraceSpool(Sequence[Trace]):
 
     def __init__(self, traces: Iterable[Trace] = ()):
         self._file: IO[bytes] | None = None
-        self._at: list[tuple[int, int]] = []  # (offset, length) of each trace in the file
+        # where each trace is in the file: numbers in arrays, no object per trace (nothing that would
+        # pin, trace after trace, the memory a game took)
+        self._offset, self._length = array("q"), array("q")
         for t in traces:
             self.append(t)
 
@@ -206,11 +209,12 @@ class TraceSpool(Sequence[Trace]):
             self._file = tempfile.TemporaryFile(prefix="president-traces-")
         data = zlib.compress(pickle.dumps(trace, protocol=pickle.HIGHEST_PROTOCOL), 1)
         self._file.seek(0, os.SEEK_END)
-        self._at.append((self._file.tell(), len(data)))
+        self._offset.append(self._file.tell())
+        self._length.append(len(data))
         self._file.write(data)
 
     def __len__(self) -> int:
-        return len(self._at)
+        return len(self._offset)
 
     @overload
     def __getitem__(self, i: int) -> Trace: ...
@@ -221,7 +225,7 @@ class TraceSpool(Sequence[Trace]):
     def __getitem__(self, i: int | slice) -> Trace | list[Trace]:
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
-        offset, length = self._at[i]
+        offset, length = self._offset[i], self._length[i]
         assert self._file is not None
         self._file.seek(offset)
         data = zlib.decompress(self._file.read(length))
@@ -247,7 +251,7 @@ class TraceSpool(Sequence[Trace]):
         if self._file is not None:
             self._file.close()
             self._file = None
-        self._at = []
+        self._offset, self._length = array("q"), array("q")
 
     def __repr__(self) -> str:
         return f"<{len(self)} spooled traces>"
