@@ -73,7 +73,7 @@ JUDGED_STEPS = 2500
 CLEAN_STEPS = 1000
 #: Divergent steps of one clause and mechanism kept whole by the baseline (the first ones, in
 #: trace order): the fit's samples, the evidence and the causes are drawn from them.
-KEEP_WHOLE = 400
+KEEP_WHOLE = 128
 #: Evidence kept per clause and mechanism (the first divergences of a trace first).
 EVIDENCE = 4
 #: A reach past every step: a trace compared whole.
