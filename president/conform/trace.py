@@ -191,7 +191,25 @@ class Trace:
         return out
 
 
-class TraceSpool(Sequence[Trace]):
+class _Traces(Sequence[Trace]):
+    """A sequence of traces read one at a time (`_one`); a slice is a list of them."""
+
+    @overload
+    def __getitem__(self, i: int) -> Trace: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Trace]: ...
+
+    def __getitem__(self, i: int | slice) -> Trace | list[Trace]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        return self._one(i)
+
+    def _one(self, i: int) -> Trace:
+        raise NotImplementedError
+
+
+class TraceSpool(_Traces):
     """Traces kept out of memory: each one pickled and compressed into a temporary file as it is
     added, read back (a fresh `Trace`) when asked for. Memory holds two offsets per trace, so a run
     keeps every game's whole trace whatever the number of games; the file goes with the spool."""
@@ -216,15 +234,7 @@ class TraceSpool(Sequence[Trace]):
     def __len__(self) -> int:
         return len(self._offset)
 
-    @overload
-    def __getitem__(self, i: int) -> Trace: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[Trace]: ...
-
-    def __getitem__(self, i: int | slice) -> Trace | list[Trace]:
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
+    def _one(self, i: int) -> Trace:
         offset, length = self._offset[i], self._length[i]
         assert self._file is not None
         self._file.seek(offset)
@@ -257,7 +267,7 @@ class TraceSpool(Sequence[Trace]):
         return f"<{len(self)} spooled traces>"
 
 
-class Chain(Sequence[Trace]):
+class Chain(_Traces):
     """Several sequences of traces read as one (the scenarios' traces, then a spool of games)."""
 
     def __init__(self, *parts: Sequence[Trace]):
@@ -266,15 +276,7 @@ class Chain(Sequence[Trace]):
     def __len__(self) -> int:
         return sum(len(p) for p in self.parts)
 
-    @overload
-    def __getitem__(self, i: int) -> Trace: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[Trace]: ...
-
-    def __getitem__(self, i: int | slice) -> Trace | list[Trace]:
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
+    def _one(self, i: int) -> Trace:
         if i < 0:
             i += len(self)
         for p in self.parts:

@@ -55,7 +55,7 @@ def test_a_spool_keeps_long_legal_lists_shared():
     assert list(Chain([Trace("s")], spool)) [0].source == "s" and len(Chain([Trace("s")], spool)) == 3
 
 
-def test_the_divergences_kept_do_not_grow_with_the_games(runs, monkeypatch):
+def test_the_divergences_kept_do_not_grow_with_the_games(runs):
     few, many = runs[6], runs[18]
     assert many.failed > few.failed > 0  # more games, more divergent games: the counts are exact
     for res in (few, many):
@@ -101,7 +101,7 @@ def test_the_fit_keeps_a_bounded_part_of_the_baseline(runs, monkeypatch):
     (judged_few, steps_few), (judged_many, steps_many) = kept[6], kept[18]
     assert steps_many > steps_few  # every divergent step is counted
     # divergent games judged: at most JUDGED_TRACES; clean ones within CLEAN_STEPS (or CLEAN_SAMPLE)
-    assert judged_many <= 2 + fit_module.CLEAN_SAMPLE
+    assert max(judged_few, judged_many) <= 2 + fit_module.CLEAN_SAMPLE
 
 
 def test_results_reach_a_sink_in_order_and_none_is_kept():
