@@ -481,6 +481,7 @@ def fit(traces: Sequence[Trace], rules: Ruleset, declared: dict[str, Any] | None
             steps += len(t.steps) if n >= fixed else 0
     f.keep(some)
     result.judged_traces = len(some)
+    judged_on = set(some)  # a sampled step elsewhere is in no judgement: never "removed by neither alone"
     pool = list(dict.fromkeys([*candidates(spec), *extra, *((p,) for p in declared_variant)]))
     hits: dict[Variant, frozenset[Key]] = {}
     for cand in pool:
@@ -505,7 +506,7 @@ def fit(traces: Sequence[Trace], rules: Ruleset, declared: dict[str, Any] | None
                 continue
             pair = tuple(sorted(a.variant + b.variant))
             alone = {d.key for d in a.removed} | {d.key for d in b.removed}
-            new = [d for d in sample if d.key not in alone and f.one_step(d, pair)]
+            new = [d for d in sample if d.key[0] in judged_on and d.key not in alone and f.one_step(d, pair)]
             if new or a.partly or b.partly:  # a step only the pair removes, or one may undo the other's additions
                 judged.append(f.judge(by_trace, pair, some))
     result.judged = judged
