@@ -330,8 +330,10 @@ class _Fitter:
         if trace is None:
             trace = self.traces[n]
         with guard("fit", f"{label(variant) or 'baseline'} on trace {n} ({trace.source})", self.errors, trace=trace):
-            divs, reach = replay(trace, n, self.rules, variant, self.caches.get(n) if kept else None,
-                                 self.memo if kept else None, self.shuffle, self.deadline)
+            cache, memo = (self.caches.get(n), self.memo) if kept else (TraceCache(len(trace.steps)), {})
+            if variant and not kept:  # the same answer at the same step is named as the baseline named it
+                replay(trace, n, self.rules, (), cache, memo, self.shuffle, self.deadline)
+            divs, reach = replay(trace, n, self.rules, variant, cache, memo, self.shuffle, self.deadline)
             return trace, divs, reach
         return trace, [], -1
 
@@ -480,6 +482,9 @@ def fit(traces: Sequence[Trace], rules: Ruleset, declared: dict[str, Any] | None
             some.append(n)
             steps += len(t.steps) if n >= fixed else 0
     f.keep(some)
+    for n in some:  # the baseline's findings first: a candidate's same answer at a step is named the same way
+        if n in by_trace:
+            f._one(n, ())
     result.judged_traces = len(some)
     judged_on = set(some)  # a sampled step elsewhere is in no judgement: never "removed by neither alone"
     pool = list(dict.fromkeys([*candidates(spec), *extra, *((p,) for p in declared_variant)]))
