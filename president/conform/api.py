@@ -202,7 +202,7 @@ def run(engine: Engine = None, *, spec: Spec | str | Path | None = None, games: 
                                         progress=lambda g: progress("lock-step games", g, games), jobs=jobs,
                                         factory=factory, cluster=cluster, connect_timeout=connect_timeout)
             except RunStopped as exc:  # the games played before the stop keep their verdicts
-                lock = merge(list(exc.partial or []), declared)
+                lock = exc.lock if exc.lock is not None else merge(list(exc.partial or []), declared)
                 lock.jobs, lock.seconds = (jobs if cluster is None else 1), time.perf_counter() - t0
                 stop = Stop.of(exc, "lock-step", f"game {exc.item}" if exc.item is not None else None)
         progress("diagnosis", 0, 0)

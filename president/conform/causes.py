@@ -31,7 +31,7 @@ from typing import Any, Iterable, Sequence
 from ..game.cards import CARD_NAMES, RANK_MASKS, parse_cards, rank_counts, rank_of
 from ..game.engine import GameState, Phase
 from .fit import Divergent, Key
-from .trace import Trace, notations
+from .trace import notations
 
 PLAIN = (1 << 52) - 1  # the 52 cards of a deck without jokers
 
@@ -161,11 +161,14 @@ def _best(sides: Sequence[tuple[list[frozenset[str]], list[frozenset[str]]]], wh
     return (best[3], best[4]) if best is not None else None
 
 
-def split_by_context(divs: list[Divergent], traces: Sequence[Trace], differs: str) -> list[Part]:
+def split_by_context(divs: list[Divergent], differs: str) -> list[Part]:
     """The group's steps split into causes by the contexts that explain them away (see the module
-    docstring); one part when no context sets a cause apart."""
-    step = max(1, len(divs) // MAX_STEPS)  # a sample over all the games, not the first ones only
-    looked = [(d, _sides(d, traces[d.key[0]].steps[d.key[1]][1], differs)) for d in divs[::step][:MAX_STEPS]]
+    docstring); one part when no context sets a cause apart. Contexts are found among the steps the
+    baseline kept whole (`fit.KEEP_WHOLE` of each group, with their position and replies); a step
+    kept light cannot be placed and stays with the rest ("other positions")."""
+    whole = [d for d in divs if d.whole]
+    step = max(1, len(whole) // MAX_STEPS)  # a sample over the whole steps, not the first ones only
+    looked = [(d, _sides(d, d.actual, differs)) for d in whole[::step][:MAX_STEPS]]
     known = [(d, s) for d, s in looked if s is not None]
     if len(known) < 2 * LEAST_STEPS:
         return [Part(divs)]
@@ -188,14 +191,14 @@ def split_by_context(divs: list[Divergent], traces: Sequence[Trace], differs: st
     parts = [Part([], " & ".join(sorted(ctx))) for ctx in found_contexts]
     rest = Part([], "other positions")
     for n, d in enumerate(divs):
-        sides = _sides(d, traces[d.key[0]].steps[d.key[1]][1], differs) if n < MAX_CLASSIFIED else None
+        sides = _sides(d, d.actual, differs) if n < MAX_CLASSIFIED and d.whole else None
         home = next((parts[i] for i, ctx in enumerate(found_contexts)
                      if sides is not None and any(ctx <= f for f in sides[0])), rest)
         home.divs.append(d)
     return [p for p in parts if p.divs] + ([rest] if rest.divs else [])
 
 
-def causes_of(divs: list[Divergent], explained: set[Key], traces: Sequence[Trace], differs: str,
+def causes_of(divs: list[Divergent], explained: set[Key], differs: str,
               fitted_label: str = "") -> list[Part]:
     """The causes behind one group of divergent steps: the part the fitted variant explains, then
     the rest split by context (each part its own deviation)."""
@@ -203,7 +206,7 @@ def causes_of(divs: list[Divergent], explained: set[Key], traces: Sequence[Trace
     rest = [d for d in divs if d.key not in explained]
     out = [Part(mine, "", True)] if mine else []
     if rest:
-        parts = split_by_context(rest, traces, differs)
+        parts = split_by_context(rest, differs)
         if mine:
             where = f"not explained by {fitted_label}" if fitted_label else "not explained by the fitted variant"
             for p in parts:

@@ -13,36 +13,43 @@ is waited out there as in lock-step (not compared until the reference can hold o
 (`Fit.toolkit_errors`, kind "fit") and costs that trace under that candidate only; the run's
 deadline (`--budget`) is checked at every reference step.
 
-Speed: the baseline replay (the traces' own configs) is done once, with the reference position
-before each divergence. A candidate is first tried at those divergent steps only (a sample per
-clause), from the cached positions; of each option only the values that remove the most sampled
-steps are replayed in full, and none whose sampled steps a candidate already judged explains. A
-full replay covers the divergent traces and a sample of the others (`CLEAN_SAMPLE`); the fitted
-variant is confirmed on every trace. Replays share per-trace caches: the engine's replies
-canonicalised once, and its legal lists as card masks, compared with the reference's legal actions
-without building the reference's reply. Pairs are formed only from candidates whose full replay
-removed something, and replayed only when the pair removes a divergent step that neither removes
-alone.
+Speed and memory: the baseline replay (the traces' own configs) is done once, one trace at a time
+(a spooled trace is read back, replayed and dropped): every divergent step is counted with its
+mechanism, the first `KEEP_WHOLE` of each clause and mechanism keep the reference position before
+them and both replies, and the first `EVIDENCE` become evidence. A candidate is first tried at
+those divergent steps only (a sample per clause), from the cached positions; of each option only
+the values that remove the most sampled steps are replayed in full, and none whose sampled steps a
+candidate already judged explains. A full replay covers a bounded sample: the scenarios' divergent
+traces, games chosen round-robin over the clauses of the sampled steps within `JUDGED_STEPS`, and
+clean traces within `CLEAN_STEPS` (`CLEAN_SAMPLE`); only those stay in memory, with their caches
+(the engine's replies canonicalised once, and its legal lists as card masks, compared with the
+reference's legal actions without building the reference's reply). The fitted variant is confirmed
+on every trace, so what it explains is exact; a partial explanation's counts are the sample's.
+Pairs are formed only from candidates whose full replay removed something, and replayed only when
+the pair removes a divergent step that neither removes alone.
 """
 from __future__ import annotations
 
+import sys
 import time
+from array import array
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..errors import IllegalAction
 from ..game.cards import CARD_NAMES
-from ..game.engine import GameState, Phase, Ruleset
-from ..protocol.client import ProtocolViolation
+from ..game.engine import GameState, Ruleset
 from ..protocol.server import Session
-from ..scenarios.model import LATITUDE, STATE_FIELDS, action_notation, card_key
+from ..scenarios.model import card_key
 from ..spec import HOLDER_PATTERN, Spec
 from .credible import dealt_sizes, ruled_out, worth_showing
 from .deals import declares_spec_shuffle
-from .diagnose import Finding
+from .diagnose import Evidence, Finding
+from .records import Mechanism, mechanism
 from .replay import Replayer, compare_rules, refusal_rule
 from .toolkit import NO_DEADLINE, Deadline, ToolkitError, guard
-from .trace import Actions, Trace, notations
+from .trace import Trace
+from .views import TraceCache, Views, legal_masks, view  # noqa: F401 - legal_masks, view: this module's API too
 
 Variant = tuple[tuple[str, Any], ...]  # sorted (option, value) pairs
 Key = tuple[int, int, str]  # (trace number, step number, clause)
@@ -58,6 +65,20 @@ VALUES_PER_OPTION = 2
 #: Traces without a divergence a candidate is judged on besides the divergent ones (the fitted
 #: variant is confirmed on every trace).
 CLEAN_SAMPLE = 24
+#: Divergent traces a candidate is judged on, at most, besides the scenarios' (`fixed`): chosen
+#: round-robin over the clauses of the sampled steps, so that every clause is judged.
+JUDGED_TRACES = 40
+#: Steps of the divergent games a candidate is judged on, at most (one game per clause at least),
+#: and of the clean games.
+JUDGED_STEPS = 2500
+CLEAN_STEPS = 1000
+#: Divergent steps of one clause and mechanism kept whole by the baseline (the first ones, in
+#: trace order): the fit's samples, the evidence and the causes are drawn from them.
+KEEP_WHOLE = 128
+#: Evidence kept per clause and mechanism (the first divergences of a trace first).
+EVIDENCE = 4
+#: A reach past every step: a trace compared whole.
+WHOLE_TRACE = sys.maxsize
 
 
 def label(variant: Variant) -> str:
@@ -86,9 +107,11 @@ def candidates(spec: Spec) -> list[Variant]:
     return out
 
 
-@dataclass
+@dataclass(slots=True)
 class Divergent:
-    """One divergent step of one trace under some variant."""
+    """One divergent step of one trace under some variant. Of the baseline's, only the first
+    `KEEP_WHOLE` of each clause and mechanism keep the position and both replies (`whole`); the
+    others keep their key, finding and mechanism (what the counts need)."""
 
     key: Key
     finding: Finding
@@ -96,6 +119,19 @@ class Divergent:
     before: GameState | None  # the reference position before the step (for one-step trials)
     config: dict[str, Any]  # the trace's new_game config
     expected: dict[str, Any] = field(default_factory=dict)  # the reference's reply
+    actual: Any = None  # the engine's reply (kept by the baseline's whole steps)
+    mechanism: Mechanism | None = None  # what differs (set by the baseline)
+    whole: bool = True
+
+    def lighten(self) -> None:
+        """Keep only what the counts need: the key, the finding and the mechanism."""
+        self.before, self.expected, self.actual, self.whole = None, _NOTHING, None, False
+        self.request, self.config = _LIGHT.setdefault(str(self.request.get("cmd")), {"cmd": self.request.get("cmd")}), \
+            _NOTHING
+
+
+_NOTHING: dict[str, Any] = {}
+_LIGHT: dict[str, dict[str, Any]] = {}
 
 
 @dataclass
@@ -137,6 +173,9 @@ class Fit:
     declared: Variant = ()
     guesses: Variant = ()  # values the scenarios alone suggest but do not show (`credible.scenario_only`)
     toolkit_errors: list[ToolkitError] = field(default_factory=list)  # replays (and shrinks) the toolkit failed on
+    #: per (clause, mechanism) of the baseline: its first divergences as evidence, replayable from new_game
+    evidence: dict[tuple[str, Mechanism], list[Evidence]] = field(default_factory=dict)
+    judged_traces: int = 0  # the traces a candidate was judged on (the fitted variant is confirmed on all)
 
     @property
     def line(self) -> str:
@@ -149,7 +188,8 @@ class Fit:
                 "partly_explained": [{"variant": label(j.variant), "removes": j.clauses("removed"),
                                       "adds": j.clauses("added")} for j in self.partly],
                 "guesses": label(self.guesses) or None,
-                "full_replays": self.full_replays, "seconds": round(self.seconds, 3),
+                "full_replays": self.full_replays, "judged_traces": self.judged_traces,
+                "seconds": round(self.seconds, 3),
                 "toolkit_errors": [e.to_json() for e in self.toolkit_errors],
                 "cpu_seconds": round(self.cpu_seconds, 3)}
 
@@ -163,135 +203,6 @@ def _config(base: dict[str, Any], variant: Variant, defaults: dict[str, Any]) ->
         if k not in cfg or (type(cfg[k]) is type(defaults.get(k)) and cfg[k] == defaults.get(k)):
             cfg[k] = v
     return cfg
-
-
-_ORDER = {name: i for i, name in enumerate(CARD_NAMES)}
-_BIT = {name: 1 << i for i, name in enumerate(CARD_NAMES)}
-_UNSEEN = object()  # a reply not canonicalised yet
-
-
-def _sorted(cards: Any) -> list[str]:
-    return sorted(cards, key=lambda c: _ORDER.get(c, 1000))
-
-
-def _engine_view(state: dict[str, Any]) -> dict[str, Any]:
-    """`diagnose.rule_view` of an engine's STATE, with cards in deck order (what the reference writes)."""
-    loose = LATITUDE.get(state.get("phase", ""), frozenset())
-    out = {k: state.get(k) for k in STATE_FIELDS if k not in loose}
-    if "hands" in out:
-        out["hands"] = [_sorted(h) for h in state["hands"]]
-    if "trick" in out and isinstance(state.get("trick"), dict):
-        out["trick"] = {"cards": _sorted(state["trick"]["cards"]), "by": state["trick"].get("by")}
-    if "passed" in out and isinstance(state.get("passed"), list):
-        out["passed"] = sorted(state["passed"])
-    return out
-
-
-def view(reply: Any, reference: bool = False) -> Any:
-    """What the rules see of a reply (acceptance, the rule view of STATE, the legal set), comparable
-    with ==. The reference writes canonical card lists already, so its view skips the sorting."""
-    if not isinstance(reply, dict):
-        return None
-    if not reply.get("ok"):
-        return (reply.get("ok"),)
-    state = reply.get("state")
-    try:
-        if isinstance(state, dict):
-            if reference:
-                loose = LATITUDE.get(state.get("phase", ""), frozenset())
-                return ("state", {k: state.get(k) for k in STATE_FIELDS if k not in loose})
-            return ("state", _engine_view(state))
-        if "actions" in reply:
-            actions = reply["actions"]
-            if isinstance(actions, Actions):  # the set is made once for every reply listing it
-                return ("legal", reply.get("player"), actions.derive("set", lambda a: frozenset(notations(a))))
-            notes = (" ".join(a["cards"]) if a.get("type") == "play" else action_notation(a)
-                     for a in actions) if reference else (action_notation(a) for a in actions)
-            return ("legal", reply.get("player"), frozenset(notes))
-    except (ProtocolViolation, KeyError, TypeError, AttributeError):  # a malformed reply: never equal
-        return ("malformed", id(reply))
-    return (True,)
-
-
-class TraceCache:
-    """What every replay of one trace reuses: the engine's replies canonicalised (`views`) and its
-    legal lists as card masks (`legal`), each computed the first time a replay needs it."""
-
-    def __init__(self, steps: int):
-        self.views: list[Any] = [_UNSEEN] * steps
-        self.legal: dict[int, Any] = {}
-
-
-class _Views:
-    """The fit's comparison of one trace's replies (with its `TraceCache`); the finding of one
-    answer at one step is computed once (`memo`)."""
-
-    def __init__(self, number: int, cache: TraceCache, memo: dict[Any, Finding | None] | None):
-        self.number, self.views, self.legal, self.memo, self.index = number, cache.views, cache.legal, memo, 0
-
-    def __call__(self, req: dict[str, Any], expected: dict[str, Any], actual: Any, before: dict[str, Any] | None,
-                 refusal: Any) -> Finding | None:
-        if actual == expected:
-            return None
-        i = self.index
-        seen = view(expected, reference=True)
-        if self.views[i] is _UNSEEN:
-            self.views[i] = view(actual)
-        if self.views[i] == seen:
-            return None
-        key = (self.number, i, repr(seen))  # the same answer at the same step: the same finding
-        if self.memo is not None and key in self.memo:
-            return self.memo[key]
-        finding = compare_rules(req, expected, actual, before, refusal)
-        if self.memo is not None:
-            self.memo[key] = finding
-        return finding
-
-    def legal_same(self, actual: Any, game: GameState) -> bool:
-        """Is the engine's reply to `legal` at this step the reference's at `game` (same seat, same
-        set of actions)? The engine's list is read once for every replay (`legal_masks`)."""
-        masks = self.legal.get(self.index, _UNSEEN)
-        if masks is _UNSEEN:
-            masks = self.legal[self.index] = legal_masks(actual)
-        if masks is None or actual.get("player") != game.to_act:
-            return False
-        give = game.phase == Phase.EXCHANGE
-        mine = game.legal_actions() if game.phase in (Phase.PLAY, Phase.EXCHANGE) else []
-        return len(mine) == len(masks) and masks == frozenset((give, a) for a in mine)
-
-
-def legal_masks(reply: Any) -> frozenset[tuple[bool, int]] | None:
-    """An engine's `legal` list as (give, card mask) pairs (a pass is the empty play), or None when
-    it cannot be read that way or lists an action twice (then compared in full)."""
-    if not isinstance(reply, dict) or not reply.get("ok"):
-        return None
-    actions = reply.get("actions")
-    if isinstance(actions, Actions):  # made once for every reply listing it
-        return actions.derive("masks", _masks)
-    return _masks(actions) if isinstance(actions, list) else None
-
-
-def _masks(actions: Sequence[Any]) -> frozenset[tuple[bool, int]] | None:
-    out = set()
-    bit = _BIT
-    try:
-        for a in actions:
-            kind = a.get("type")
-            if kind == "pass":
-                out.add((False, 0))
-            elif kind in ("play", "give") and a.get("cards"):
-                cards = a["cards"]
-                mask = 0
-                for c in cards:
-                    mask |= bit[c]
-                if mask.bit_count() != len(cards):
-                    return None
-                out.add((kind == "give", mask))
-            else:
-                return None
-    except (KeyError, TypeError, AttributeError):  # a card name the deck does not know, a malformed action
-        return None
-    return frozenset(out) if len(out) == len(actions) else None
 
 
 def configure(rules: Ruleset, variant: Variant) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
@@ -312,9 +223,10 @@ def replay(trace: Trace, number: int, rules: Ruleset, variant: Variant = (),
     ends at a malformed reply (the protocol's business): returns the divergences and the last step
     compared (its reach)."""
     out: list[Divergent] = []
-    cmp = _Views(number, cache if cache is not None else TraceCache(len(trace.steps)), memo)
+    cmp = Views(number, cache if cache is not None else TraceCache(len(trace.steps)), memo)
     rep = Replayer(rules, configure(rules, variant), cmp, spec_shuffle, deadline, cmp.legal_same)
     i = -1
+    config: dict[str, Any] = {}
     for i, (req, actual) in enumerate(trace.steps):
         cmp.index = i
         step = rep.step(req, actual)
@@ -323,8 +235,10 @@ def replay(trace: Trace, number: int, rules: Ruleset, variant: Variant = (),
                 break
             position = step.position.copy() if step.position is not None and req.get("cmd") == "legal" \
                 else step.position
-            out.append(Divergent((number, i, step.finding.clause), step.finding, req, position, dict(rep.config),
-                                 step.expected))
+            if config != rep.config:
+                config = dict(rep.config)  # one copy while the table stays the same
+            out.append(Divergent((number, i, step.finding.clause), step.finding, req, position, config,
+                                 step.expected, actual))
         if rep.stopped is not None:
             break  # a new game refused, a table the reference cannot play: nothing more to compare
     return out, i
@@ -371,9 +285,11 @@ def one_step(d: Divergent, actual: dict[str, Any], rules: Ruleset, variant: Vari
 
 
 def _sample(baseline: list[Divergent]) -> list[Divergent]:
+    """Up to `SAMPLES_PER_CLAUSE` divergent steps per clause, spread over its whole steps."""
     per: dict[str, list[Divergent]] = {}
     for d in baseline:
-        per.setdefault(d.finding.clause, []).append(d)
+        if d.whole:
+            per.setdefault(d.finding.clause, []).append(d)
     out: list[Divergent] = []
     for items in per.values():
         step = max(1, len(items) // SAMPLES_PER_CLAUSE)
@@ -381,85 +297,200 @@ def _sample(baseline: list[Divergent]) -> list[Divergent]:
     return out
 
 
-class _Fitter:
-    """One fit's replays: the traces, their caches, the configs built, the toolkit errors met."""
+def _game_requests(trace: Trace, upto: int) -> list[dict[str, Any]]:
+    """The requests of the trace's game up to step `upto`, from its last new_game."""
+    reqs = trace.requests[:upto + 1]
+    start = max((i for i, r in enumerate(reqs) if r.get("cmd") == "new_game"), default=0)
+    return reqs[start:]
 
-    def __init__(self, traces: list[Trace], rules: Ruleset, shuffle: bool, deadline: Deadline,
+
+class _Fitter:
+    """One fit's replays: the traces, the caches of those judged, the configs built, the toolkit
+    errors met. A trace is read when a replay needs it (`Sequence[Trace]`: a spool reads it back):
+    only the traces candidates are judged on stay in memory, with their caches."""
+
+    def __init__(self, traces: Sequence[Trace], rules: Ruleset, shuffle: bool, deadline: Deadline,
                  errors: list[ToolkitError]):
         self.traces, self.rules, self.shuffle, self.deadline, self.errors = traces, rules, shuffle, deadline, errors
-        self.caches = [TraceCache(len(t.steps)) for t in traces]
+        self.kept: dict[int, Trace] = {}  # the traces candidates are judged on
+        self.caches: dict[int, TraceCache] = {}
         self.memo: dict[Any, Finding | None] = {}
         self.tables: dict[str, Any] = {}
+        self.views: dict[Key, Any] = {}
         self.replays = 0
-        self.reach: dict[int, int] = {}  # how far the baseline replay compared each trace
+        self.reach = array("q", [-1]) * len(traces)  # how far the baseline replay compared each trace (-1: not)
+        self.evidence: dict[tuple[str, Mechanism], tuple[list[Evidence], list[Evidence]]] = {}
 
-    def replay(self, numbers: Iterable[int], variant: Variant) -> tuple[dict[Key, Divergent], dict[int, int]]:
-        """The divergences of these traces under `variant`, and how far each was compared (its
-        reach: a STATE the reference cannot follow ends a replay). A trace the toolkit fails on is
-        recorded (`toolkit_errors`, kind fit) and left out of this candidate's count (reach -1)."""
+    def keep(self, numbers: Iterable[int]) -> None:
+        """Hold these traces (and their caches) in memory for the replays to come."""
+        self.kept = {n: self.kept.get(n) or self.traces[n] for n in numbers}
+        self.caches = {n: self.caches.get(n) or TraceCache(len(t.steps)) for n, t in self.kept.items()}
+
+    def _one(self, n: int, variant: Variant) -> tuple[Trace | None, list[Divergent], int]:
+        """One trace replayed under `variant`: the trace, its divergences, its reach (-1 when the
+        toolkit failed on it: recorded in `toolkit_errors`, kind fit)."""
+        trace = self.kept.get(n)
+        kept = trace is not None
+        if trace is None:
+            trace = self.traces[n]
+        with guard("fit", f"{label(variant) or 'baseline'} on trace {n} ({trace.source})", self.errors, trace=trace):
+            cache, memo = (self.caches.get(n), self.memo) if kept else (TraceCache(len(trace.steps)), {})
+            if variant and not kept:  # the same answer at the same step is named as the baseline named it
+                replay(trace, n, self.rules, (), cache, memo, self.shuffle, self.deadline)
+            divs, reach = replay(trace, n, self.rules, variant, cache, memo, self.shuffle, self.deadline)
+            return trace, divs, reach
+        return trace, [], -1
+
+    def baseline(self, numbers: Iterable[int]) -> dict[Key, Divergent]:
+        """The divergences of these traces under their own configs, one trace at a time: each gets
+        its mechanism; the first `KEEP_WHOLE` of each clause and mechanism stay whole, and the
+        first `EVIDENCE` become evidence (the first divergences of a trace first)."""
         out: dict[Key, Divergent] = {}
-        reach: dict[int, int] = {}
+        whole: dict[tuple[str, Mechanism], int] = {}
+        # the steps past KEEP_WHOLE, as (trace, step, group) numbers: no object of theirs is made while
+        # traces are read, so that none pins the memory those traces took (`_light`)
+        light = array("q")
+        groups: dict[tuple[str, Mechanism], int] = {}
+        first_light: list[tuple[tuple[str, Mechanism], Finding]] = []
         for n in numbers:
-            reach[n] = -1
-            with guard("fit", f"{label(variant) or 'baseline'} on trace {n} ({self.traces[n].source})",
-                       self.errors, trace=self.traces[n]):
-                divs, reach[n] = replay(self.traces[n], n, self.rules, variant, self.caches[n], self.memo,
-                                        self.shuffle, self.deadline)
-                out.update((d.key, d) for d in divs)
+            trace, divs, self.reach[n] = self._one(n, ())
+            for k, d in enumerate(divs):
+                before = d.before.to_wire() if d.before is not None else None
+                d.mechanism = mechanism(d.request, d.expected, d.actual, before)
+                group = (d.finding.clause, d.mechanism)
+                firsts, others = self.evidence.setdefault(group, ([], []))
+                bucket = firsts if k == 0 else others
+                if trace is not None and len(bucket) < EVIDENCE:
+                    bucket.append(Evidence(_game_requests(trace, d.key[1]), d.expected, d.actual, before,
+                                           d.finding.clause))
+                whole[group] = whole.get(group, 0) + 1
+                if whole[group] <= KEEP_WHOLE:
+                    out[d.key] = d
+                    continue
+                if group not in groups:
+                    groups[group] = len(first_light)
+                    first_light.append((group, d.finding))
+                light.extend((n, d.key[1], groups[group]))
         self.replays += 1
-        return out, reach
+        out.update(_light(light, first_light))
+        return dict(sorted(out.items(), key=lambda kv: kv[0][:2]))  # in trace and step order
 
     def seen(self, d: Divergent) -> Any:
-        views = self.caches[d.key[0]].views
-        if views[d.key[1]] is _UNSEEN:
-            views[d.key[1]] = view(self.traces[d.key[0]].steps[d.key[1]][1])
-        return views[d.key[1]]
+        if d.key not in self.views:
+            self.views[d.key] = view(d.actual)
+        return self.views[d.key]
 
     def one_step(self, d: Divergent, variant: Variant) -> bool:
         self.deadline.check()
         with guard("fit", f"{label(variant)} at step {d.key[1]} of trace {d.key[0]}", self.errors,
-                   trace=self.traces[d.key[0]]):
-            return one_step(d, self.traces[d.key[0]].steps[d.key[1]][1], self.rules, variant, self.seen(d),
-                            self.tables)
+                   trace=lambda: self.traces[d.key[0]]):
+            return one_step(d, d.actual, self.rules, variant, self.seen(d), self.tables)
         return False
 
-    def judge(self, base: dict[Key, Divergent], variant: Variant, numbers: Iterable[int]) -> Judgement:
-        """What `variant` removes and adds, step by step where both replays compared: a step past
-        where one of them could follow the engine is neither removed nor added."""
-        under, reach = self.replay(numbers, variant)
-        return Judgement(variant, removed=[d for k, d in base.items() if k not in under and k[1] <= reach.get(k[0], -1)],
-                         added=[d for k, d in under.items() if k not in base and k[1] <= self.reach.get(k[0], -1)])
+    def judge(self, base: dict[int, list[Divergent]], variant: Variant, numbers: Iterable[int]) -> Judgement:
+        """What `variant` removes and adds over these traces (`base`: the baseline's divergences by
+        trace), step by step where both replays compared: a step past where one of them could
+        follow the engine is neither removed nor added. The steps it adds keep their key and finding."""
+        out = Judgement(variant)
+        for n in numbers:
+            _, divs, reach = self._one(n, variant)
+            under = {d.key for d in divs}
+            mine = base.get(n, ())
+            out.removed += [d for d in mine if d.key not in under and d.key[1] <= reach]
+            known = {d.key for d in mine}
+            for d in divs:
+                if d.key not in known and d.key[1] <= self.reach[n]:
+                    d.lighten()
+                    out.added.append(d)
+        self.replays += 1
+        return out
 
 
-def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = None,
+def _light(light: "array[int]", groups: list[tuple[tuple[str, Mechanism], Finding]]) -> Iterator[tuple[Key, Divergent]]:
+    """The light divergent steps (`Divergent.lighten`) from their numbers: (trace, step, group) triples."""
+    for j in range(0, len(light), 3):
+        (clause, mech), finding = groups[light[j + 2]]
+        key = (light[j], light[j + 1], clause)
+        yield key, Divergent(key, finding, _NOTHING, None, _NOTHING, _NOTHING, None, mech, False)
+
+
+def _judged_traces(sample: list[Divergent], divergent: list[int], fixed: int, length: Sequence[int]) -> list[int]:
+    """The divergent traces candidates are judged on: the scenarios' (below `fixed`), then games
+    round-robin over the clauses of the sampled steps (the shortest of each clause's first), while
+    they hold at most `JUDGED_STEPS` steps (`length`) and number at most `JUDGED_TRACES`: one game
+    per clause at least. A longer engine's games are fewer, so the fit's cost does not grow with them."""
+    out = dict.fromkeys(n for n in divergent if n < fixed)
+    per: dict[str, list[int]] = {}
+    for d in sample:
+        if d.key[0] >= fixed:
+            per.setdefault(d.key[2], []).append(d.key[0])
+    queues = [sorted(dict.fromkeys(v), key=lambda n: (max(0, length[n]), n)) for v in per.values()]
+    picked: dict[int, None] = {}
+    steps, first = 0, True
+    while any(queues) and len(picked) < JUDGED_TRACES:
+        for q in queues:
+            while q and q[0] in picked:
+                q.pop(0)
+            if not q or len(picked) >= JUDGED_TRACES:
+                continue
+            if not first and steps + max(0, length[q[0]]) > JUDGED_STEPS:
+                q.clear()  # this clause's shortest game left does not fit: it has its first
+                continue
+            steps += max(0, length[q[0]])
+            picked[q.pop(0)] = None
+        first = False
+    return [*out, *sorted(picked)]
+
+
+def fit(traces: Sequence[Trace], rules: Ruleset, declared: dict[str, Any] | None = None,
         extra: Iterable[Variant] = (), clean: set[int] | frozenset[int] = frozenset(),
-        deadline: Deadline = NO_DEADLINE, errors: list[ToolkitError] | None = None) -> Fit:
+        deadline: Deadline = NO_DEADLINE, errors: list[ToolkitError] | None = None, fixed: int = 0) -> Fit:
     """Fit the variant that best explains the engine's traces (see the module docstring).
 
     `clean`: traces already compared under their own config without a divergence (lock-step games
     and scenarios that showed none): the baseline does not replay them again, and a candidate is
-    judged on the divergent traces and a sample of them (`CLEAN_SAMPLE`); the fitted variant is
-    confirmed on every trace. `errors`: where a toolkit error in one replay is recorded."""
+    judged on the divergent traces (the scenarios' below `fixed`, and at most `JUDGED_TRACES`
+    others) and a sample of the clean ones (`CLEAN_SAMPLE`); the fitted variant is confirmed on
+    every trace. `errors`: where a toolkit error in one replay is recorded."""
     t0, cpu0 = time.perf_counter(), time.process_time()
     spec = rules.spec
     card_key(spec)  # the canonical card order diagnose compares by
     errors = errors if errors is not None else []
     f = _Fitter(traces, rules, declares_spec_shuffle(declared), deadline, errors)
-    base, f.reach = f.replay((n for n in range(len(traces)) if n not in clean), ())
-    f.reach.update((n, len(traces[n].steps)) for n in clean)  # compared whole under their own config
+    base = f.baseline(n for n in range(len(traces)) if n not in clean)
+    for n in clean:
+        f.reach[n] = WHOLE_TRACE  # compared whole under their own config
     baseline = list(base.values())
     declared_variant: Variant = tuple(sorted(
         (k, v[0] if isinstance(v, list) and len(v) == 1 else v) for k, v in (declared or {}).items()
         if k in {o.name for o in spec.options} and k not in TABLE_OPTIONS + ("revolution",)
         and not (isinstance(v, list) and len(v) != 1)))
     result = Fit((), baseline, set(), [], [], declared=declared_variant, toolkit_errors=errors)
+    result.evidence = {g: (firsts + others)[:EVIDENCE] for g, (firsts, others) in f.evidence.items()}
     if not baseline:
         result.seconds, result.cpu_seconds = time.perf_counter() - t0, time.process_time() - cpu0
         return result
-    divergent = sorted({d.key[0] for d in baseline})
-    others = [n for n in range(len(traces)) if n not in set(divergent)]
-    some = divergent + others[::max(1, -(-len(others) // CLEAN_SAMPLE))]  # the traces a candidate is judged on
+    by_trace: dict[int, list[Divergent]] = {}
+    for d in baseline:
+        by_trace.setdefault(d.key[0], []).append(d)
+    divergent = sorted(by_trace)
+    others = [n for n in range(len(traces)) if n not in by_trace]
     sample = _sample(baseline)
+    some = _judged_traces(sample, divergent, fixed, f.reach)
+    f.keep(some + others[::max(1, -(-len(others) // CLEAN_SAMPLE))])  # the traces a candidate is judged on
+    steps = 0
+    for n, t in list(f.kept.items()):  # the clean ones: the scenarios', and games within `CLEAN_STEPS`
+        if n in by_trace:
+            continue
+        if n < fixed or steps + len(t.steps) <= CLEAN_STEPS:
+            some.append(n)
+            steps += len(t.steps) if n >= fixed else 0
+    f.keep(some)
+    for n in some:  # the baseline's findings first: a candidate's same answer at a step is named the same way
+        if n in by_trace:
+            f._one(n, ())
+    result.judged_traces = len(some)
+    judged_on = set(some)  # a sampled step elsewhere is in no judgement: never "removed by neither alone"
     pool = list(dict.fromkeys([*candidates(spec), *extra, *((p,) for p in declared_variant)]))
     dealt = dealt_sizes(traces)  # a value the engine's hello or its own deck rules out explains nothing
     pool = [c for c in pool if not ruled_out(c, declared, rules, dealt)]
@@ -474,7 +505,7 @@ def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = N
     for cand in keep[:MAX_FULL_REPLAYS]:
         if hits[cand] <= covered:
             continue  # it can remove no sampled step that an explaining candidate does not already
-        judged.append(f.judge(base, cand, some))
+        judged.append(f.judge(by_trace, cand, some))
         if judged[-1].explains:
             covered |= {d.key for d in judged[-1].removed}
     # pairs: only of candidates whose full replay removed something, where together they remove a
@@ -486,19 +517,24 @@ def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = N
                 continue
             pair = tuple(sorted(a.variant + b.variant))
             alone = {d.key for d in a.removed} | {d.key for d in b.removed}
-            new = [d for d in sample if d.key not in alone and f.one_step(d, pair)]
+            new = [d for d in sample if d.key[0] in judged_on and d.key not in alone and f.one_step(d, pair)]
             if new or a.partly or b.partly:  # a step only the pair removes, or one may undo the other's additions
-                judged.append(f.judge(base, pair, some))
+                judged.append(f.judge(by_trace, pair, some))
     result.judged = judged
     # the fitted variant: the explaining candidates, the best value of each option, confirmed together
-    # on every trace
+    # on the judged traces, then on every trace
     chosen: dict[str, Any] = {}
     for j in sorted((j for j in judged if j.explains), key=lambda j: -len(j.removed)):
         if all(k not in chosen or chosen[k] == v for k, v in j.variant):
             chosen.update(j.variant)
     variant: Variant = tuple(sorted(chosen.items()))
+    everywhere = [n for n in range(len(traces)) if n not in set(some)]
     while variant:
-        together = f.judge(base, variant, range(len(traces)))
+        together = f.judge(by_trace, variant, some)
+        if not together.added and everywhere:
+            rest = f.judge(by_trace, variant, everywhere)
+            together.removed += rest.removed
+            together.added += rest.added
         if not together.added:
             result.explained = {d.key for d in together.removed}
             break
@@ -509,11 +545,13 @@ def fit(traces: list[Trace], rules: Ruleset, declared: dict[str, Any] | None = N
     partly = [j for j in judged if j.partly and not set(j.variant) <= set(variant)]
     singles = {j.variant[0] for j in partly if len(j.variant) == 1}
     # a pair holding a value that is itself only partly explained says nothing more
-    per_clause: dict[str, int] = {}
+    per_clause: dict[str, int] = {}  # over the traces a candidate was judged on, as its removed steps are
     for d in baseline:
-        per_clause[d.key[2]] = per_clause.get(d.key[2], 0) + 1
+        if d.key[0] in judged_on:
+            per_clause[d.key[2]] = per_clause.get(d.key[2], 0) + 1
     result.partly = [j for j in partly if (len(j.variant) == 1 or not set(j.variant) & singles)
                      and worth_showing(j, per_clause)]  # never one adding more than it removes
+    f.kept, f.caches, f.memo = {}, {}, {}
     result.seconds, result.cpu_seconds = time.perf_counter() - t0, time.process_time() - cpu0
     return result
 

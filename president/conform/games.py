@@ -266,6 +266,7 @@ class Game:
         self.config: dict[str, Any] = {}
         self.unheld = 0  # replies not compared since the reference lost the engine's STATE
         self.lost_why = ""
+        self.shown: set[tuple[str, Any]] = set()  # (clause, mechanism) of the divergences with their requests
 
     @property
     def ref(self) -> Session:
@@ -473,8 +474,11 @@ class Game:
             self.refused.setdefault(_key(before), set()).add(action_notation(req["action"]))
         if req["cmd"] == "legal" and actual.get("ok"):
             self.engine_legal = (before, actual.get("actions") or [])
-        div.evidence = Evidence(list(self.history), expected, actual, rule_view(before) if before else None,
+        div.evidence = Evidence([req], expected, actual, rule_view(before) if before else None,
                                 finding.clause, dict(self.table.variant) or None)
+        if (finding.clause, div.mechanism) not in self.shown:  # the game's requests: for its first of each
+            self.shown.add((finding.clause, div.mechanism))    # kind only (the only one a sample can be)
+            div.evidence.requests = list(self.history)
         div.replayable = not self.secret  # the shrinker replays it, adopting the engine's state where fields differ
         # which variant explains it is fitted afterwards, over every trace (`fit`): the reference now
         # goes on from the engine's state, not its own

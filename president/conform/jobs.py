@@ -61,26 +61,32 @@ def run_parallel(items: Sequence[T], work: Work, client: Client, jobs: int = 1,
                  factory: Callable[[], Client] | None = None,
                  progress: Callable[[int], None] | None = None, *, cluster: str | None = None,
                  connect_timeout: float = DEFAULT_CONNECT_TIMEOUT, lost: Lost | None = None,
-                 what: str = "items", least: int = 1) -> list[R]:
+                 what: str = "items", least: int = 1, sink: Callable[[Any], None] | None = None) -> list[R]:
     """`work(client, item)` for every item, in item order: on the Dask cluster at `cluster`, or over
     `jobs` forked workers when `factory` opens one engine client per worker (else in this process,
     on `client`). `lost(item, why)` is the record of an item whose worker was lost twice (without
     it, a lost worker stops the run); `what` names the items in messages ("lock-step games"); a
-    cluster batch holds `least` items or more (each batch starts an engine: cheap items go in numbers)."""
+    cluster batch holds `least` items or more (each batch starts an engine: cheap items go in numbers).
+    `sink(result)`: each result, in item order, as soon as it and those before it are done; none is
+    kept then and [] is returned (this process holds only the results that came ahead of their turn)."""
     if cluster is not None and factory is not None and items:
-        return _on_cluster(items, work, factory, cluster, connect_timeout, progress, what, least)
+        return _on_cluster(items, work, factory, cluster, connect_timeout, progress, what, least, sink)
     if jobs <= 1 or factory is None or len(items) <= 1:
-        out = []
+        out: list[Any] = []
+        done = 0
         try:
             for item in items:
                 out.append(work(client, item))
+                done += 1
+                if sink is not None:
+                    sink(out.pop())
                 if progress:
-                    progress(len(out))
-        except RunStopped as exc:  # what was done before the stop is kept (`RunStopped.partial`)
-            exc.partial, exc.item = list(out), len(out)
+                    progress(done)
+        except RunStopped as exc:  # what was done before the stop is kept (`RunStopped.partial`; with a sink, handed on)
+            exc.partial, exc.item = list(out), done
             raise
         return out
-    return _Forked(items, work, factory, progress, lost, what).run(client, jobs)
+    return _Forked(items, work, factory, progress, lost, what, sink).run(client, jobs)
 
 
 def worker_errors(results: Sequence[Any], lock: Any = None) -> list[str]:
@@ -124,7 +130,10 @@ def run_batch(factory: Callable[[], Client], work: Work, batch: tuple[tuple[int,
 
 
 def _on_cluster(items: Sequence[T], work: Work, factory: Callable[[], Client], address: str, timeout: float,
-                progress: Callable[[int], None] | None, what: str, least: int) -> list[R]:
+                progress: Callable[[int], None] | None, what: str, least: int,
+                sink: Callable[[Any], None] | None = None) -> list[R]:
+    """The items in batches on the cluster; with a `sink`, each batch's results go to it in batch
+    order as soon as the batches before it are done, and are dropped here (none is returned)."""
     indexed = list(enumerate(items))
 
     def batches(threads: int) -> list[tuple[tuple[int, Any], ...]]:
@@ -132,12 +141,22 @@ def _on_cluster(items: Sequence[T], work: Work, factory: Callable[[], Client], a
         return [tuple(indexed[s:s + size]) for s in range(0, len(indexed), size)]
 
     done = [0]
+    waiting: dict[int, list] = {}  # batches done ahead of their turn, by their first item
 
     def advance(batch: tuple, results: list) -> None:
         done[0] += len(batch)
+        if sink is not None:
+            waiting[batch[0][0]] = results
+            while done_in_order[0] in waiting:
+                ready = waiting.pop(done_in_order[0])
+                done_in_order[0] += len(ready)
+                for r in ready:
+                    sink(r)
+                ready.clear()  # the list the cluster call returns at the end: nothing kept
         if progress:
             progress(done[0])
 
+    done_in_order = [0]
     per_batch = run_batches(address, partial(run_batch, factory, work), batches,
                             lambda b: f"{what} {b[0][0]}-{b[-1][0]}", advance, timeout)
     return [r for results in per_batch for r in results]
@@ -225,9 +244,11 @@ class _Forked:
     """One `--jobs` run: share 0 here, the other shares in forked workers, results by index."""
 
     def __init__(self, items: Sequence[Any], work: Work, factory: Callable[[], Client],
-                 progress: Callable[[int], None] | None, lost: Lost | None, what: str):
+                 progress: Callable[[int], None] | None, lost: Lost | None, what: str,
+                 sink: Callable[[Any], None] | None = None):
         self.items, self.work, self.factory, self.progress, self.lost, self.what = items, work, factory, progress, lost, what
         self.results: dict[int, Any] = {}
+        self.sink, self.done, self.delivered = sink, 0, 0  # with a sink: results handed on in order
         self.ctx = multiprocessing.get_context("fork")
         self.workers: list[_Worker] = []
 
@@ -246,12 +267,19 @@ class _Forked:
         finally:
             for w in self.workers:
                 w.stop()
+        if self.sink is not None:
+            return []
         return [self.results[i] for i in range(len(self.items))]
 
     def _got(self, index: int, value: Any) -> None:
         self.results[index] = value
+        self.done += 1
+        if self.sink is not None:
+            while self.delivered in self.results:  # in item order: what came early waits its turn
+                self.sink(self.results.pop(self.delivered))
+                self.delivered += 1
         if self.progress:
-            self.progress(len(self.results))
+            self.progress(self.done)
 
     def _collect(self, timeout: float) -> None:
         """Take what the workers sent (waiting up to `timeout` seconds for something); a worker

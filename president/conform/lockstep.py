@@ -14,7 +14,7 @@ STATE the rules cannot reach is a deviation of the clause it breaks; the game go
 next STATE the reference can hold (`resynced`), or ends (`unfinished`, with the invariant broken)
 when none comes; a toolkit bug in one game costs that game (`toolkit_errors`), never the run. Each
 distinct deviation is counted once, with the games and steps where it showed; every game keeps
-its whole `Trace`. Games are independent (each has its own seed): `jobs` splits them by number
+its whole `Trace`, spooled out of memory as the game comes in (`Merger`, `trace.TraceSpool`). Games are independent (each has its own seed): `jobs` splits them by number
 over N engine processes and they are merged in game order, so the result does not depend on N.
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ import time
 from typing import Any, Callable
 
 from ..game.engine import Ruleset
-from ..protocol.client import Client, ProtocolViolation, settled, strays
+from ..protocol.client import Client, ProtocolViolation, RunStopped, settled, strays
 from ..spec import Spec
 from ..cluster import DEFAULT_CONNECT_TIMEOUT
 from .games import Game, Table, game_config, random_hands
@@ -64,12 +64,17 @@ def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
         engine.restart()  # the engine may be mid-game: start it afresh for the next one
         return game.rec
 
-    records: list[GameRecord] = run_parallel(list(range(games)), work, client, jobs, factory, progress,
-                                              cluster=cluster,
-                                              connect_timeout=connect_timeout, what="lock-step games",
-                                              least=GAMES_PER_BATCH,
-                                              lost=lambda number, why: lost_game(number, seed * 1_000_003 + number, why))
-    result = merge(records, set(declared or ()))
+    merger = Merger(set(declared or ()))
+    try:
+        run_parallel(list(range(games)), work, client, jobs, factory, progress, cluster=cluster,
+                     connect_timeout=connect_timeout, what="lock-step games", least=GAMES_PER_BATCH,
+                     lost=lambda number, why: lost_game(number, seed * 1_000_003 + number, why), sink=merger.add)
+    except RunStopped as exc:  # the games handed on before the stop, then those done ahead of their turn
+        for rec in exc.partial or []:
+            merger.add(rec)
+        exc.partial, exc.lock = None, merger.result
+        raise
+    result = merger.result
     result.jobs = jobs if factory is not None else 1
     result.seconds = time.perf_counter() - t0
     return result
@@ -92,16 +97,37 @@ def unshifted(rec: GameRecord, engine: Client, stray: int) -> GameRecord:
                                               clause="protocol")])
 
 
+#: Divergences a run's result lists whole (then only the first of each clause): the counts are over all.
+KEEP_DIVERGENCES = 200
+
+
 def merge(records: list[GameRecord], declared: set[str]) -> LockstepResult:
-    """The run's result from its games, in game order: deviations keyed by clause and what
-    breaks, each with the games and steps where it showed."""
-    result = LockstepResult()
+    """The run's result from its games, in game order (`Merger`)."""
+    merger = Merger(declared)
     for rec in records:
+        merger.add(rec)
+    return merger.result
+
+
+class Merger:
+    """The run's result, built game by game in game order as the games come in: deviations keyed
+    by clause and what breaks, each with the games and steps where it showed and a few replayable
+    samples. What it keeps does not grow with the games but by a few numbers per game: each trace
+    goes to the result's spool (`trace.TraceSpool`), the divergences are listed up to
+    `KEEP_DIVERGENCES` (counted all the same), and only the samples and each deviation's first
+    divergence keep their evidence."""
+
+    def __init__(self, declared: set[str]):
+        self.declared = declared
+        self.result = LockstepResult()
+        self.clauses: set[str] = set()
+
+    def add(self, rec: GameRecord) -> None:
+        result = self.result
         result.games += 1
         result.steps += rec.steps
         result.requests += rec.requests
         result.traces.append(rec.trace)
-        result.divergences += rec.divergences
         for kind, (count, example) in rec.notes.items():
             seen = result.notes.setdefault(kind, [0, example])
             seen[0] += count
@@ -110,17 +136,28 @@ def merge(records: list[GameRecord], declared: set[str]) -> LockstepResult:
         if rec.toolkit_error is not None:
             result.toolkit_errors.append(rec.toolkit_error)
         result.resynced += [(rec.number, why) for why in rec.resynced]
+        keep: set[int] = set()  # the divergences whose evidence is kept
         for div in rec.divergences:
+            result.diverged_games.add(rec.number)
+            if len(result.divergences) < KEEP_DIVERGENCES or div.clause not in self.clauses:
+                result.divergences.append(div)
+                self.clauses.add(div.clause)
+            if div.kind == "error":
+                result.error_count += 1
             if div.kind == "error" or div.evidence is None:
                 continue  # an engine error or a malformed reply: counted in `errors`, not as a divergent game
             result.divergent_games.add(rec.number)  # a declared variant is judged by the fit (`verdict`)
             key = (div.clause, div.mechanism)  # one mechanism, one deviation
             dev = result.deviations.get(key)
             if dev is None:
-                dev = result.deviations[key] = Showing(div.clause, div)
+                dev = result.deviations[key] = Showing(div.clause, div, mech=key[1])
+                keep.add(id(div))
             else:
                 dev.steps += 1
             dev.games.add(div.game)
             if div.replayable and len(dev.samples) < 8 and not any(d.game == div.game for d in dev.samples):
                 dev.samples.append(div)
-    return result
+                keep.add(id(div))
+        for div in rec.divergences:
+            if id(div) not in keep:
+                div.evidence = None  # its game's requests and both replies: only the samples need them

@@ -7,7 +7,7 @@ from typing import Any
 
 from .diagnose import Evidence
 from .toolkit import ToolkitError
-from .trace import Trace, notations
+from .trace import Trace, TraceSpool, notations
 
 
 @dataclass(frozen=True, order=True)
@@ -130,10 +130,13 @@ class Showing:
     steps: int = 1  # divergent requests
     games: set[int] = field(default_factory=set)
     samples: list[Divergence] = field(default_factory=list)  # evidence replayable from new_game
+    mech: Mechanism | None = None  # the first's, read once (later divergences keep no evidence)
 
     @property
     def mechanism(self) -> Mechanism:
-        return self.first.mechanism
+        if self.mech is None:
+            self.mech = self.first.mechanism
+        return self.mech
 
 
 @dataclass
@@ -142,11 +145,16 @@ class LockstepResult:
     steps: int = 0  # actions compared (accepted acts)
     requests: int = 0
     seconds: float = 0.0
+    #: the first divergences (`KEEP_DIVERGENCES`) and the first of every clause after them, in game
+    #: order; the counts below are over all of them
     divergences: list[Divergence] = field(default_factory=list)
     divergent_games: set[int] = field(default_factory=set)
+    diverged_games: set[int] = field(default_factory=set)  # games with any divergence, engine errors included
+    error_count: int = 0  # divergences that are engine errors or malformed replies
     notes: dict[str, list] = field(default_factory=dict)  # note kind → [times seen, first example]
     deviations: dict[tuple[str, Mechanism], Showing] = field(default_factory=dict)  # (clause, mechanism) → where it showed
-    traces: list[Trace] = field(default_factory=list)  # every game as the engine played it, in game order
+    #: every game as the engine played it, in game order (spooled out of memory: `trace.TraceSpool`)
+    traces: "TraceSpool | list[Trace]" = field(default_factory=TraceSpool)
     unfinished: list[tuple[int, str]] = field(default_factory=list)  # games not played to game_over, and why
     resynced: list[tuple[int, str]] = field(default_factory=list)  # stretches not compared (game, why)
     jobs: int = 1
@@ -162,7 +170,7 @@ class LockstepResult:
 
     @property
     def errors(self) -> int:
-        return sum(d.kind == "error" for d in self.divergences)
+        return self.error_count
 
     def as_dict(self) -> dict[str, Any]:
         return {"games": self.games, "steps": self.steps, "divergent": self.failed, "errors": self.errors,

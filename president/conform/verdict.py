@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..game.engine import Ruleset
 from ..protocol.client import Client
@@ -27,7 +27,10 @@ from .lockstep import LockstepResult
 from .records import Mechanism, mechanism
 from .runner import Outcome, ScenarioResult
 from .toolkit import Deadline, guard
-from .trace import Trace
+from .trace import Chain, Trace
+
+#: Samples per deviation (replayable evidence), drawn from its first `SAMPLE_POOL` whole steps.
+SAMPLES, SAMPLE_POOL = 4, 32
 
 LINE = 160  # the longest line of the report, Gherkin steps aside
 
@@ -175,10 +178,11 @@ def _title(spec_clause: Any, translate: Callable[[Any], str]) -> str:
     return translate(spec_clause) if spec_clause is not None else ""
 
 
-def traces_of(results: list[ScenarioResult], lock: LockstepResult | None) -> tuple[list[Trace], int]:
-    """Every trace of the run (scenarios first) and how many of them are scenarios."""
+def traces_of(results: list[ScenarioResult], lock: LockstepResult | None) -> tuple[Sequence[Trace], int]:
+    """Every trace of the run (scenarios first, then the games as spooled: read when needed) and how
+    many of them are scenarios."""
     scen = [r.trace for r in results if r.trace is not None and r.trace.steps]
-    return scen + (list(lock.traces) if lock is not None else []), len(scen)
+    return Chain(scen, lock.traces if lock is not None else []), len(scen)
 
 
 def _clean(results: list[ScenarioResult], lock: LockstepResult | None, n_scen: int) -> set[int]:
@@ -186,7 +190,7 @@ def _clean(results: list[ScenarioResult], lock: LockstepResult | None, n_scen: i
     scen = [r for r in results if r.trace is not None and r.trace.steps]
     out = {i for i, r in enumerate(scen) if r.outcome == Outcome.PASS and r.root is None}
     if lock is not None:
-        diverged = {d.game for d in lock.divergences}
+        diverged = lock.diverged_games
         out |= {n_scen + g for g in range(len(lock.traces)) if g not in diverged}
     return out
 
@@ -198,20 +202,20 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
     spec = rules.spec
     traces, n_scen = traces_of(results, lock)
     deadline = Deadline.of(engine)  # the run's --budget, checked at every reference step
-    fitted = fit(traces, rules, options, clean=_clean(results, lock, n_scen), deadline=deadline)
+    fitted = fit(traces, rules, options, clean=_clean(results, lock, n_scen), deadline=deadline, fixed=n_scen)
     if len(traces) == n_scen:  # the scenarios alone: advise only what whole scenarios show
         scenario_only(fitted)
     clauses = {c.id: c for c in spec.clauses}
     by_symptom: dict[tuple[str, Mechanism], list[Divergent]] = {}
-    for d in fitted.baseline:
-        actual = traces[d.key[0]].steps[d.key[1]][1]
-        before = d.before.to_wire() if d.before is not None else None
-        by_symptom.setdefault((d.finding.clause, mechanism(d.request, d.expected, actual, before)), []).append(d)
+    for d in fitted.baseline:  # the baseline gave each its mechanism
+        mech = d.mechanism if d.mechanism is not None else mechanism(
+            d.request, d.expected, d.actual, d.before.to_wire() if d.before is not None else None)
+        by_symptom.setdefault((d.finding.clause, mech), []).append(d)
     # one symptom may hide several causes: each is explained away in turn and the rest looked at again
     groups: dict[tuple[str, Mechanism, int], tuple[list[Divergent], str]] = {}
     for (clause, mech), divs in by_symptom.items():
         by = tuple(kv for kv in fitted.variant if _removes(fitted, kv, clause)) or fitted.variant
-        for i, cause in enumerate(causes_of(divs, fitted.explained, traces, mech.differs, label(by))):
+        for i, cause in enumerate(causes_of(divs, fitted.explained, mech.differs, label(by))):
             groups[(clause, mech, i)] = (cause.divs, cause.context)
     first_of_trace: set[tuple[int, int, str]] = set()
     seen_traces: set[int] = set()
@@ -224,10 +228,9 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
     for (clause, mech, part), (divs, context) in groups.items():
         if clause == "protocol":
             continue
-        first = divs[0]
-        actual = traces[first.key[0]].steps[first.key[1]][1]
+        first = next((d for d in divs if d.whole), divs[0])  # the baseline keeps a group's first steps whole
         dev = Deviation(clause, _title(clauses.get(clause), translate),
-                        difference(first, actual, first.expected, mech.differs), first.finding.message,
+                        difference(first, first.actual, first.expected, mech.differs), first.finding.message,
                         first.finding.engine_error, mechanism=mech, context=context)
         _explain(dev, divs, fitted, options, spec)
         dev.steps = len(divs)
@@ -235,10 +238,7 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
         dev.games = len(dev.game_ids)
         # samples: the group's first divergences of a trace first (they replay from new_game as they
         # are), else later ones (the shrinker adopts the engine's earlier differences on the way)
-        for d in sorted(divs, key=lambda d: (d.key not in first_of_trace, not _replayable(traces[d.key[0]], d)))[:4]:
-            dev.samples.append(Evidence(_game_requests(traces[d.key[0]], d.key[1], clause not in DEALING), d.expected,
-                                        traces[d.key[0]].steps[d.key[1]][1],
-                                        d.before.to_wire() if d.before is not None else None, clause))
+        dev.samples += _samples(divs, traces, first_of_trace, clause)
         found[(clause, mech, part)] = dev
     for r in results:  # scenarios of the clause itself, and those another clause blocks
         if r.outcome not in (Outcome.FAIL, Outcome.BLOCKED) or r.root is None:
@@ -360,6 +360,24 @@ def _removes(fitted: Fit, kv: tuple[str, Any], clause: str) -> bool:
         return any(r.finding.clause == clause for j in own for r in j.removed)
     return any(kv in j.variant and j.explains and any(r.finding.clause == clause for r in j.removed)
                for j in fitted.judged)
+
+
+def _samples(divs: list[Divergent], traces: Sequence[Trace], first_of_trace: set[tuple[int, int, str]],
+             clause: str) -> list[Evidence]:
+    """Up to `SAMPLES` replayable samples of a cause, from the steps the baseline kept whole: the
+    group's first divergences of a trace first (they replay from new_game as they are), else later
+    ones (the shrinker adopts the engine's earlier differences on the way). Each trace is read once."""
+    read: dict[int, Trace] = {}
+
+    def trace(n: int) -> Trace:
+        if n not in read:
+            read[n] = traces[n]
+        return read[n]
+
+    whole = [d for d in divs if d.whole][:SAMPLE_POOL]
+    picked = sorted(whole, key=lambda d: (d.key not in first_of_trace, not _replayable(trace(d.key[0]), d)))[:SAMPLES]
+    return [Evidence(_game_requests(trace(d.key[0]), d.key[1], clause not in DEALING), d.expected, d.actual,
+                     d.before.to_wire() if d.before is not None else None, clause) for d in picked]
 
 
 def _replayable(trace: Trace, d: Divergent) -> bool:

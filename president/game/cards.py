@@ -102,13 +102,15 @@ def iter_cards(mask: CardMask) -> Iterator[int]:
 
 
 _LIST_CACHE: dict[int, list[str]] = {}
+#: Masks whose names `card_list` keeps (then it starts afresh): a few MB, whatever the length of the run.
+LIST_CACHE_SIZE = 20_000
 
 
 def card_list(mask: CardMask) -> list[str]:
     """Card names of a mask, lowest first (rank, then suit). Returns a fresh list."""
     names = _LIST_CACHE.get(mask)
     if names is None:
-        if len(_LIST_CACHE) > 200_000:
+        if len(_LIST_CACHE) > LIST_CACHE_SIZE:
             _LIST_CACHE.clear()
         names = _LIST_CACHE[mask] = [CARD_NAMES[c] for c in iter_cards(mask)]
     return names[:]

@@ -81,10 +81,11 @@ class RunStopped(PresidentError):
     waiting; `lines` are the stray stdout lines that stopped it (a protocol fault), bounded and inert.
     Where work was split into items (`conform.jobs.run_parallel`), `partial` holds the results of the
     items done before the stop, in item order, and `item` the index of the one it stopped in (None:
-    not known, another worker's)."""
+    not known, another worker's); lock-step games hand their result on as `lock` instead."""
 
     partial: list[Any] | None = None
     item: int | None = None
+    lock: Any = None  # lock-step games: the result merged from the games done before the stop
 
     def __init__(self, message: str, kind: str = "stopped", request: dict[str, Any] | None = None,
                  lines: Sequence[dict[str, Any]] = ()):
