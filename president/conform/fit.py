@@ -75,6 +75,8 @@ CLEAN_STEPS = 1000
 #: Divergent steps of one clause and mechanism kept whole by the baseline (the first ones, in
 #: trace order): the fit's samples, the evidence and the causes are drawn from them.
 KEEP_WHOLE = 128
+#: ... then an even sample of the later ones, at most `KEEP_SPREAD` (`_Spread`): the causes are looked for over the games.
+KEEP_SPREAD = 384
 #: Evidence kept per clause and mechanism (the first divergences of a trace first).
 EVIDENCE = 4
 #: A reach past every step: a trace compared whole.
@@ -343,8 +345,8 @@ class _Fitter:
 
     def baseline(self, numbers: Iterable[int]) -> dict[Key, Divergent]:
         """The divergences of these traces under their own configs, one trace at a time: each gets
-        its mechanism; the first `KEEP_WHOLE` of each clause and mechanism stay whole, and the
-        first `EVIDENCE` become evidence (the first divergences of a trace first)."""
+        its mechanism; the first `KEEP_WHOLE` of each clause and mechanism stay whole (then an even
+        sample of the later ones, `KEEP_SPREAD` at most), and the first `EVIDENCE` become evidence (the first divergences of a trace first)."""
         out: dict[Key, Divergent] = {}
         whole: dict[tuple[str, Mechanism], int] = {}
         # the steps past KEEP_WHOLE, as (trace, step, group) numbers: no object of theirs is made while
@@ -352,6 +354,7 @@ class _Fitter:
         light = array("q")
         groups: dict[tuple[str, Mechanism], int] = {}
         first_light: list[tuple[tuple[str, Mechanism], Finding]] = []
+        spread: dict[tuple[str, Mechanism], _Spread] = {}  # whole steps past the first KEEP_WHOLE, per group
         for n in numbers:
             trace, divs, self.reach[n] = self._one(n, ())
             for k, d in enumerate(divs):
@@ -364,7 +367,7 @@ class _Fitter:
                     bucket.append(Evidence(_game_requests(trace, d.key[1]), d.expected, d.actual, before,
                                            d.finding.clause))
                 whole[group] = whole.get(group, 0) + 1
-                if whole[group] <= KEEP_WHOLE:
+                if whole[group] <= KEEP_WHOLE or spread.setdefault(group, _Spread()).keeps(d, whole[group]):
                     out[d.key] = d
                     continue
                 if group not in groups:
@@ -404,6 +407,28 @@ class _Fitter:
                     out.added.append(d)
         self.replays += 1
         return out
+
+
+class _Spread:
+    """An even sample of a group's later divergent steps kept whole, whatever their number: every
+    `stride`-th; when more than `KEEP_SPREAD` are kept, every other one is made light and the
+    stride doubles."""
+
+    def __init__(self) -> None:
+        self.stride = 1
+        self.kept: list[tuple[int, Divergent]] = []
+
+    def keeps(self, d: Divergent, count: int) -> bool:
+        if count % self.stride:
+            return False
+        self.kept.append((count, d))
+        if len(self.kept) > KEEP_SPREAD:
+            self.stride *= 2
+            for c, other in self.kept:
+                if c % self.stride:
+                    other.lighten()
+            self.kept = [(c, other) for c, other in self.kept if not c % self.stride]
+        return True
 
 
 def _light(light: "array[int]", groups: list[tuple[tuple[str, Mechanism], Finding]]) -> Iterator[tuple[Key, Divergent]]:
