@@ -143,6 +143,7 @@ class Judgement:
     variant: Variant
     removed: list[Divergent] = field(default_factory=list)
     added: list[Divergent] = field(default_factory=list)
+    compared: dict[str, int] = field(default_factory=dict)  # the baseline's steps per clause both replays reached
 
     @property
     def explains(self) -> bool:
@@ -400,6 +401,9 @@ class _Fitter:
             under = {d.key for d in divs}
             mine = base.get(n, ())
             out.removed += [d for d in mine if d.key not in under and d.key[1] <= reach]
+            for d in mine:
+                if d.key[1] <= reach:
+                    out.compared[d.key[2]] = out.compared.get(d.key[2], 0) + 1
             known = {d.key for d in mine}
             for d in divs:
                 if d.key not in known and d.key[1] <= self.reach[n]:
@@ -570,12 +574,9 @@ def fit(traces: Sequence[Trace], rules: Ruleset, declared: dict[str, Any] | None
     partly = [j for j in judged if j.partly and not set(j.variant) <= set(variant)]
     singles = {j.variant[0] for j in partly if len(j.variant) == 1}
     # a pair holding a value that is itself only partly explained says nothing more
-    per_clause: dict[str, int] = {}  # over the traces a candidate was judged on, as its removed steps are
-    for d in baseline:
-        if d.key[0] in judged_on:
-            per_clause[d.key[2]] = per_clause.get(d.key[2], 0) + 1
+    # weighed against the baseline's steps the candidate's replay reached, as its removed steps are
     result.partly = [j for j in partly if (len(j.variant) == 1 or not set(j.variant) & singles)
-                     and worth_showing(j, per_clause)]  # never one adding more than it removes
+                     and worth_showing(j, j.compared)]  # never one adding more than it removes
     f.kept, f.caches, f.memo = {}, {}, {}
     result.seconds, result.cpu_seconds = time.perf_counter() - t0, time.process_time() - cpu0
     return result

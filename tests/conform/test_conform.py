@@ -111,7 +111,8 @@ def test_conform_cli_reference_with_reports(tmp_path):
     assert sc["passed"] + ai["passed"] == len(build_scenarios(SPEC)) and ai["passed"] > 0
     assert lock["games"] == 5 and lock["steps"] > 0 and lock["steps_per_s"] > 0 == len(data["deviations"])
     assert data["clauses"]["play.count-matches"]["outcome"] == "pass" and data["protocol_notes"] == []
-    assert "steps/s" in out.stdout.splitlines()[-1]
+    assert "steps/s" in out.stdout.splitlines()[-2]
+    assert out.stdout.splitlines()[-1] == "followed to the end: 5 of 5 lock-step games"
     assert 'failures="0"' in (tmp_path / "r.xml").read_text()
     assert json.loads((tmp_path / "c.json").read_text())[0]["elements"][0]["steps"]
     assert 'class="pass"' in (tmp_path / "r.html").read_text()

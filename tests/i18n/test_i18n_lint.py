@@ -103,7 +103,10 @@ def test_sentence_end_against_the_published_convention(root):
 @pytest.mark.slow
 def test_bidi_overrides_and_unbalanced_isolates_are_caught(root):
     span = plant(po_path(root, "ru", "rules"), "No points are scored.", "Очки не \u202eначисляются.")
-    reported(root, check_bidi_controls, "locales/ru/LC_MESSAGES/rules.po", span, "bidi override U+202E")
+    # an override is a control character no catalog may hold: refused as the catalog is read (issue 32)
+    problems = run_checks(Project.resolve(root))
+    assert [p for p in problems if p.file.endswith("locales/ru/LC_MESSAGES/rules.po")
+            and span[0] <= (p.line or 0) <= span[1] and "\\u202e" in p.message], "\n".join(map(str, problems))
     span = plant(po_path(root, "ar", "steps"), "the trick is {cards:Cards} played by seat {seat:d}",
                  "الأكلة هي \u2066{cards:Cards} لعبها المقعد {seat:d}", ctx="trick")
     reported(root, check_bidi_controls, "locales/ar/LC_MESSAGES/steps.po", span, "never closed")

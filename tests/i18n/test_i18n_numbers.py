@@ -74,5 +74,5 @@ def test_players_max_8_fails_check_as_it_fails_conform(tmp_path):
     held = [p for p in problems if "does not hold" in p.message]
     assert len(held) == 1 and "seven players are refused" in held[0].message
     assert held[0].file.endswith("spec/president.yaml") and held[0].line
-    # the translated title must follow too: its msgid changed with the spec
-    assert any("Deal all cards as evenly as possible to 3 to 8 players" in p.message for p in problems)
+    # the translated titles follow by themselves: the spec's numbers change no msgid (issue 31)
+    assert not any("Deal all cards as evenly as possible" in p.message for p in problems)
