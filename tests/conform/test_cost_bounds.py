@@ -86,6 +86,7 @@ def _as_asked(traces):
 
 def test_the_fit_keeps_a_bounded_part_of_the_baseline(runs, monkeypatch):
     monkeypatch.setattr(fit_module, "KEEP_WHOLE", 2)
+    monkeypatch.setattr(fit_module, "KEEP_SPREAD", 3)
     monkeypatch.setattr(fit_module, "JUDGED_TRACES", 2)
     kept = {}
     for n, res in runs.items():
@@ -94,8 +95,12 @@ def test_the_fit_keeps_a_bounded_part_of_the_baseline(runs, monkeypatch):
         for d in fitted.baseline:
             groups.setdefault((d.finding.clause, d.mechanism), []).append(d)
         assert any(len(divs) > 2 for divs in groups.values())  # some steps were lightened
-        assert all(sum(d.whole for d in divs) <= 2 for divs in groups.values())
-        assert all(d.before is None and d.actual is None for divs in groups.values() for d in divs[2:])
+        # the first KEEP_WHOLE stay whole, then an even sample of at most KEEP_SPREAD over the later ones
+        assert all(sum(d.whole for d in divs) <= 2 + 3 for divs in groups.values())
+        assert all(all(d.whole for d in divs[:2]) for divs in groups.values())
+        assert all(d.before is None and d.actual is None for divs in groups.values() for d in divs if not d.whole)
+        long = [divs for divs in groups.values() if len(divs) > 20]
+        assert long and all(any(d.whole for d in divs[len(divs) // 2:]) for divs in long)  # spread, not the first
         assert all(len(ev) <= fit_module.EVIDENCE for ev in fitted.evidence.values())
         kept[n] = (fitted.judged_traces, len(fitted.baseline))
     (judged_few, steps_few), (judged_many, steps_many) = kept[6], kept[18]
