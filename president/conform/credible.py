@@ -100,7 +100,7 @@ def _clauses(items: Iterable[_Divergent]) -> dict[str, int]:
 
 def worth_showing(j: _Judged, divergent: dict[str, int]) -> bool:
     """Is a candidate that removes some divergences and adds others a partial explanation worth
-    naming (`divergent`: the baseline's steps per clause)? Either it removes more divergent steps
+    naming (`divergent`: the baseline's steps per clause that its replay reached, `Judgement.compared`)? Either it removes more divergent steps
     than it adds, among them at least `SHARE_NEEDED` of one clause's; or it removes one clause's
     divergences whole (`WHOLE_CLAUSE`: the rule it names is that clause's) and adds no more clauses
     than it removes (another rule of the same option, as `holder:3C` adding its must-play-3C)."""

@@ -400,10 +400,11 @@ class _Fitter:
             _, divs, reach = self._one(n, variant)
             under = {d.key for d in divs}
             mine = base.get(n, ())
-            out.removed += [d for d in mine if d.key not in under and d.key[1] <= reach]
-            for d in mine:
+            for d in mine:  # the baseline's steps this replay reached: compared, and removed where gone
                 if d.key[1] <= reach:
                     out.compared[d.key[2]] = out.compared.get(d.key[2], 0) + 1
+                    if d.key not in under:
+                        out.removed.append(d)
             known = {d.key for d in mine}
             for d in divs:
                 if d.key not in known and d.key[1] <= self.reach[n]:
