@@ -13,10 +13,12 @@ is waited out there as in lock-step (not compared until the reference can hold o
 (`Fit.toolkit_errors`, kind "fit") and costs that trace under that candidate only; the run's
 deadline (`--budget`) is checked at every reference step.
 
-Speed and memory: the baseline replay (the traces' own configs) is done once, one trace at a time
-(a spooled trace is read back, replayed and dropped): every divergent step is counted with its
-mechanism, the first `KEEP_WHOLE` of each clause and mechanism keep the reference position before
-them and both replies, and the first `EVIDENCE` become evidence. A candidate is first tried at
+Speed and memory: the baseline (the divergences under the traces' own configs, `baseline.Baseline`)
+comes from lock-step for the games it played in this process (it compared them on the reference as
+they were played); the other traces are replayed for it once, one trace at a time (a spooled trace
+is read back, replayed and dropped): every divergent step is counted with its mechanism, the first
+`KEEP_WHOLE` of each clause and mechanism keep the reference position before them and both
+replies, and the first `EVIDENCE` become evidence. A candidate is first tried at
 those divergent steps only (a sample per clause), from the cached positions; of each option only
 the values that remove the most sampled steps are replayed in full, and none whose sampled steps a
 candidate already judged explains. A full replay covers a bounded sample: the scenarios' divergent
@@ -24,7 +26,8 @@ traces, games chosen round-robin over the clauses of the sampled steps within `J
 clean traces within `CLEAN_STEPS` (`CLEAN_SAMPLE`); only those stay in memory, with their caches
 (the engine's replies canonicalised once, and its legal lists as card masks, compared with the
 reference's legal actions without building the reference's reply). The fitted variant is confirmed
-on every trace, so what it explains is exact; a partial explanation's counts are the sample's.
+on every trace, so what it explains is exact: a trace not kept is replayed under it, and under its
+own config as well only where the variant changes one of its divergent steps (`_Fitter.judge`, quick); a partial explanation's counts are the sample's.
 Pairs are formed only from candidates whose full replay removed something, and replayed only when
 the pair removes a divergent step that neither removes alone.
 """
@@ -34,25 +37,25 @@ import sys
 import time
 from array import array
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from ..errors import IllegalAction
 from ..game.cards import CARD_NAMES
-from ..game.engine import GameState, Ruleset
+from ..game.engine import Ruleset
 from ..protocol.server import Session
 from ..scenarios.model import card_key
 from ..spec import HOLDER_PATTERN, Spec
 from .credible import dealt_sizes, ruled_out, worth_showing
+from .baseline import EVIDENCE, KEEP_SPREAD, KEEP_WHOLE, Baseline, Divergent, Key, join_evidence  # noqa: F401
 from .deals import declares_spec_shuffle
 from .diagnose import Evidence, Finding
-from .records import Mechanism, mechanism
+from .records import Mechanism
 from .replay import Replayer, compare_rules, refusal_rule
 from .toolkit import NO_DEADLINE, Deadline, ToolkitError, guard
 from .trace import Trace
 from .views import TraceCache, Views, legal_masks, view  # noqa: F401 - legal_masks, view: this module's API too
 
 Variant = tuple[tuple[str, Any], ...]  # sorted (option, value) pairs
-Key = tuple[int, int, str]  # (trace number, step number, clause)
 
 #: Options every new_game already sets (its table), never a house rule the engine chooses.
 TABLE_OPTIONS = ("deals",)
@@ -72,13 +75,6 @@ JUDGED_TRACES = 40
 #: and of the clean games.
 JUDGED_STEPS = 2500
 CLEAN_STEPS = 1000
-#: Divergent steps of one clause and mechanism kept whole by the baseline (the first ones, in
-#: trace order): the fit's samples, the evidence and the causes are drawn from them.
-KEEP_WHOLE = 128
-#: ... then an even sample of the later ones, at most `KEEP_SPREAD` (`_Spread`): the causes are looked for over the games.
-KEEP_SPREAD = 384
-#: Evidence kept per clause and mechanism (the first divergences of a trace first).
-EVIDENCE = 4
 #: A reach past every step: a trace compared whole.
 WHOLE_TRACE = sys.maxsize
 
@@ -107,33 +103,6 @@ def candidates(spec: Spec) -> list[Variant]:
             elif v.value != opt.default:
                 out.append(((opt.name, v.value),))
     return out
-
-
-@dataclass(slots=True)
-class Divergent:
-    """One divergent step of one trace under some variant. Of the baseline's, only the first
-    `KEEP_WHOLE` of each clause and mechanism keep the position and both replies (`whole`); the
-    others keep their key, finding and mechanism (what the counts need)."""
-
-    key: Key
-    finding: Finding
-    request: dict[str, Any]
-    before: GameState | None  # the reference position before the step (for one-step trials)
-    config: dict[str, Any]  # the trace's new_game config
-    expected: dict[str, Any] = field(default_factory=dict)  # the reference's reply
-    actual: Any = None  # the engine's reply (kept by the baseline's whole steps)
-    mechanism: Mechanism | None = None  # what differs (set by the baseline)
-    whole: bool = True
-
-    def lighten(self) -> None:
-        """Keep only what the counts need: the key, the finding and the mechanism."""
-        self.before, self.expected, self.actual, self.whole = None, _NOTHING, None, False
-        self.request, self.config = _LIGHT.setdefault(str(self.request.get("cmd")), {"cmd": self.request.get("cmd")}), \
-            _NOTHING
-
-
-_NOTHING: dict[str, Any] = {}
-_LIGHT: dict[str, dict[str, Any]] = {}
 
 
 @dataclass
@@ -300,13 +269,6 @@ def _sample(baseline: list[Divergent]) -> list[Divergent]:
     return out
 
 
-def _game_requests(trace: Trace, upto: int) -> list[dict[str, Any]]:
-    """The requests of the trace's game up to step `upto`, from its last new_game."""
-    reqs = trace.requests[:upto + 1]
-    start = max((i for i, r in enumerate(reqs) if r.get("cmd") == "new_game"), default=0)
-    return reqs[start:]
-
-
 class _Fitter:
     """One fit's replays: the traces, the caches of those judged, the configs built, the toolkit
     errors met. A trace is read when a replay needs it (`Sequence[Trace]`: a spool reads it back):
@@ -322,62 +284,38 @@ class _Fitter:
         self.views: dict[Key, Any] = {}
         self.replays = 0
         self.reach = array("q", [-1]) * len(traces)  # how far the baseline replay compared each trace (-1: not)
-        self.evidence: dict[tuple[str, Mechanism], tuple[list[Evidence], list[Evidence]]] = {}
 
     def keep(self, numbers: Iterable[int]) -> None:
         """Hold these traces (and their caches) in memory for the replays to come."""
         self.kept = {n: self.kept.get(n) or self.traces[n] for n in numbers}
         self.caches = {n: self.caches.get(n) or TraceCache(len(t.steps)) for n, t in self.kept.items()}
 
-    def _one(self, n: int, variant: Variant) -> tuple[Trace | None, list[Divergent], int]:
+    def _one(self, n: int, variant: Variant, named: bool = True) -> tuple[Trace | None, list[Divergent], int]:
         """One trace replayed under `variant`: the trace, its divergences, its reach (-1 when the
-        toolkit failed on it: recorded in `toolkit_errors`, kind fit)."""
+        toolkit failed on it: recorded in `toolkit_errors`, kind fit). `named`: a trace not kept is
+        replayed under its own config first, so that the same answer at the same step is named as
+        the baseline named it (`Views.memo`)."""
         trace = self.kept.get(n)
         kept = trace is not None
         if trace is None:
             trace = self.traces[n]
         with guard("fit", f"{label(variant) or 'baseline'} on trace {n} ({trace.source})", self.errors, trace=trace):
             cache, memo = (self.caches.get(n), self.memo) if kept else (TraceCache(len(trace.steps)), {})
-            if variant and not kept:  # the same answer at the same step is named as the baseline named it
+            if variant and not kept and named:
                 replay(trace, n, self.rules, (), cache, memo, self.shuffle, self.deadline)
             divs, reach = replay(trace, n, self.rules, variant, cache, memo, self.shuffle, self.deadline)
             return trace, divs, reach
         return trace, [], -1
 
-    def baseline(self, numbers: Iterable[int]) -> dict[Key, Divergent]:
-        """The divergences of these traces under their own configs, one trace at a time: each gets
-        its mechanism; the first `KEEP_WHOLE` of each clause and mechanism stay whole (then an even
-        sample of the later ones, `KEEP_SPREAD` at most), and the first `EVIDENCE` become evidence (the first divergences of a trace first)."""
-        out: dict[Key, Divergent] = {}
-        whole: dict[tuple[str, Mechanism], int] = {}
-        # the steps past KEEP_WHOLE, as (trace, step, group) numbers: no object of theirs is made while
-        # traces are read, so that none pins the memory those traces took (`_light`)
-        light = array("q")
-        groups: dict[tuple[str, Mechanism], int] = {}
-        first_light: list[tuple[tuple[str, Mechanism], Finding]] = []
-        spread: dict[tuple[str, Mechanism], _Spread] = {}  # whole steps past the first KEEP_WHOLE, per group
+    def baseline(self, numbers: Iterable[int]) -> Baseline:
+        """The divergences of these traces under their own configs, one trace at a time (`Baseline`:
+        the first of each clause and mechanism stay whole and become evidence)."""
+        out = Baseline()
         for n in numbers:
             trace, divs, self.reach[n] = self._one(n, ())
-            for k, d in enumerate(divs):
-                before = d.before.to_wire() if d.before is not None else None
-                d.mechanism = mechanism(d.request, d.expected, d.actual, before)
-                group = (d.finding.clause, d.mechanism)
-                firsts, others = self.evidence.setdefault(group, ([], []))
-                bucket = firsts if k == 0 else others
-                if trace is not None and len(bucket) < EVIDENCE:
-                    bucket.append(Evidence(_game_requests(trace, d.key[1]), d.expected, d.actual, before,
-                                           d.finding.clause))
-                whole[group] = whole.get(group, 0) + 1
-                if whole[group] <= KEEP_WHOLE or spread.setdefault(group, _Spread()).keeps(d, whole[group]):
-                    out[d.key] = d
-                    continue
-                if group not in groups:
-                    groups[group] = len(first_light)
-                    first_light.append((group, d.finding))
-                light.extend((n, d.key[1], groups[group]))
+            out.add(n, trace, divs, self.reach[n])
         self.replays += 1
-        out.update(_light(light, first_light))
-        return dict(sorted(out.items(), key=lambda kv: kv[0][:2]))  # in trace and step order
+        return out
 
     def seen(self, d: Divergent) -> Any:
         if d.key not in self.views:
@@ -391,15 +329,20 @@ class _Fitter:
             return one_step(d, d.actual, self.rules, variant, self.seen(d), self.tables)
         return False
 
-    def judge(self, base: dict[int, list[Divergent]], variant: Variant, numbers: Iterable[int]) -> Judgement:
+    def judge(self, base: dict[int, list[Divergent]], variant: Variant, numbers: Iterable[int],
+              quick: bool = False) -> Judgement:
         """What `variant` removes and adds over these traces (`base`: the baseline's divergences by
         trace), step by step where both replays compared: a step past where one of them could
-        follow the engine is neither removed nor added. The steps it adds keep their key and finding."""
+        follow the engine is neither removed nor added. The steps it adds keep their key and finding.
+        `quick`: a trace not kept is replayed under the variant alone, and again after its own
+        config (`_one`, named) only where the variant changes one of its steps."""
         out = Judgement(variant)
         for n in numbers:
-            _, divs, reach = self._one(n, variant)
-            under = {d.key for d in divs}
             mine = base.get(n, ())
+            _, divs, reach = self._one(n, variant, named=not quick)
+            if quick and n not in self.kept and self._changes(n, mine, divs, reach):
+                _, divs, reach = self._one(n, variant)
+            under = {d.key for d in divs}
             for d in mine:  # the baseline's steps this replay reached: compared, and removed where gone
                 if d.key[1] <= reach:
                     out.compared[d.key[2]] = out.compared.get(d.key[2], 0) + 1
@@ -413,35 +356,12 @@ class _Fitter:
         self.replays += 1
         return out
 
-
-class _Spread:
-    """An even sample of a group's later divergent steps kept whole, whatever their number: every
-    `stride`-th; when more than `KEEP_SPREAD` are kept, every other one is made light and the
-    stride doubles."""
-
-    def __init__(self) -> None:
-        self.stride = 1
-        self.kept: list[tuple[int, Divergent]] = []
-
-    def keeps(self, d: Divergent, count: int) -> bool:
-        if count % self.stride:
-            return False
-        self.kept.append((count, d))
-        if len(self.kept) > KEEP_SPREAD:
-            self.stride *= 2
-            for c, other in self.kept:
-                if c % self.stride:
-                    other.lighten()
-            self.kept = [(c, other) for c, other in self.kept if not c % self.stride]
-        return True
-
-
-def _light(light: "array[int]", groups: list[tuple[tuple[str, Mechanism], Finding]]) -> Iterator[tuple[Key, Divergent]]:
-    """The light divergent steps (`Divergent.lighten`) from their numbers: (trace, step, group) triples."""
-    for j in range(0, len(light), 3):
-        (clause, mech), finding = groups[light[j + 2]]
-        key = (light[j], light[j + 1], clause)
-        yield key, Divergent(key, finding, _NOTHING, None, _NOTHING, _NOTHING, None, mech, False)
+    def _changes(self, n: int, mine: Sequence[Divergent], divs: list[Divergent], reach: int) -> bool:
+        """Does a replay (`divs`, `reach`) remove or add a divergent step of trace `n` (`mine`)?"""
+        under = {d.key for d in divs}
+        known = {d.key for d in mine}
+        return any(d.key[1] <= reach and d.key not in under for d in mine) or \
+            any(d.key not in known and d.key[1] <= self.reach[n] for d in divs)
 
 
 def _judged_traces(sample: list[Divergent], divergent: list[int], fixed: int, length: Sequence[int]) -> list[int]:
@@ -474,29 +394,41 @@ def _judged_traces(sample: list[Divergent], divergent: list[int], fixed: int, le
 
 def fit(traces: Sequence[Trace], rules: Ruleset, declared: dict[str, Any] | None = None,
         extra: Iterable[Variant] = (), clean: set[int] | frozenset[int] = frozenset(),
-        deadline: Deadline = NO_DEADLINE, errors: list[ToolkitError] | None = None, fixed: int = 0) -> Fit:
+        deadline: Deadline = NO_DEADLINE, errors: list[ToolkitError] | None = None, fixed: int = 0,
+        given: Baseline | None = None) -> Fit:
     """Fit the variant that best explains the engine's traces (see the module docstring).
 
     `clean`: traces already compared under their own config without a divergence (lock-step games
     and scenarios that showed none): the baseline does not replay them again, and a candidate is
     judged on the divergent traces (the scenarios' below `fixed`, and at most `JUDGED_TRACES`
     others) and a sample of the clean ones (`CLEAN_SAMPLE`); the fitted variant is confirmed on
-    every trace. `errors`: where a toolkit error in one replay is recorded."""
+    every trace. `errors`: where a toolkit error in one replay is recorded. `given`: the baseline
+    lock-step already found for the games (numbered from 0, the traces from `fixed` on: `Baseline`),
+    so that only the traces it lacks are replayed for it."""
     t0, cpu0 = time.perf_counter(), time.process_time()
     spec = rules.spec
     card_key(spec)  # the canonical card order diagnose compares by
     errors = errors if errors is not None else []
     f = _Fitter(traces, rules, declares_spec_shuffle(declared), deadline, errors)
-    base = f.baseline(n for n in range(len(traces)) if n not in clean)
+    known = {fixed + g for g in given.reach} if given is not None else set()
+    replayed = f.baseline(n for n in range(len(traces)) if n not in clean and n not in known)
+    parts = [replayed]
+    if given is not None:
+        for g, reach in given.reach.items():
+            f.reach[fixed + g] = reach
+        parts.append(given)
     for n in clean:
         f.reach[n] = WHOLE_TRACE  # compared whole under their own config
-    baseline = list(base.values())
+    base = dict(replayed.steps())
+    if given is not None:
+        base.update(given.steps(fixed))
+    baseline = [d for _, d in sorted(base.items(), key=lambda kv: kv[0][:2])]  # in trace and step order
     declared_variant: Variant = tuple(sorted(
         (k, v[0] if isinstance(v, list) and len(v) == 1 else v) for k, v in (declared or {}).items()
         if k in {o.name for o in spec.options} and k not in TABLE_OPTIONS + ("revolution",)
         and not (isinstance(v, list) and len(v) != 1)))
     result = Fit((), baseline, set(), [], [], declared=declared_variant, toolkit_errors=errors)
-    result.evidence = {g: (firsts + others)[:EVIDENCE] for g, (firsts, others) in f.evidence.items()}
+    result.evidence = join_evidence(*parts)  # the scenarios' first
     if not baseline:
         result.seconds, result.cpu_seconds = time.perf_counter() - t0, time.process_time() - cpu0
         return result
@@ -562,7 +494,7 @@ def fit(traces: Sequence[Trace], rules: Ruleset, declared: dict[str, Any] | None
     while variant:
         together = f.judge(by_trace, variant, some)
         if not together.added and everywhere:
-            rest = f.judge(by_trace, variant, everywhere)
+            rest = f.judge(by_trace, variant, everywhere, quick=True)
             together.removed += rest.removed
             together.added += rest.added
         if not together.added:

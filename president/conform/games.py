@@ -28,6 +28,7 @@ from ..scenarios.model import action_notation, card_key, check_state_shape
 from ..spec import Spec
 from .deals import declares_spec_shuffle, is_seeded
 from .diagnose import Evidence, Finding, SchemaSampler, diverge, note_kind, representation_notes, rule_view
+from .baseline import Divergent
 from .records import Divergence, GameRecord
 from .replay import Replayer, Step, override
 from .toolkit import NO_DEADLINE, Deadline
@@ -69,6 +70,9 @@ class Table:
     variant: dict[str, Any] = field(default_factory=dict)  # options the reference plays besides the config
     schemas: SchemaSampler = field(default_factory=SchemaSampler)
     deadline: Deadline = NO_DEADLINE
+    #: each game keeps the fit's baseline of its divergences (`GameRecord.fit_steps`): the games are
+    #: played in this process and the reference plays each game's own config
+    baseline: bool = False
 
     def __post_init__(self) -> None:
         self.ref_options = {o.name for o in self.spec.options}
@@ -252,7 +256,7 @@ class Game:
     def __init__(self, table: Table, client: Client, number: int, seed: int):
         self.table, self.client, self.rules = table, client, table.rules
         self.rng = random.Random(seed)
-        self.rec = GameRecord(number, seed, _trace(number))
+        self.rec = GameRecord(number, seed, _trace(number), fit_steps=[] if table.baseline else None)
         # the reference, in step with the engine (one replay loop: `replay.Replayer`)
         self.rep = Replayer(self.rules, override(table.variant) if table.variant else None, self._compare,
                             table.spec_shuffle, table.deadline)
@@ -431,6 +435,7 @@ class Game:
                 replies += map(compact, self.client.pipeline(reqs[start:start + PIPELINE_SLICE]))
         except ProtocolViolation as exc:
             at = min(len(replies) + getattr(exc, "index", 0), len(reqs) - 1)
+            self.rec.compared_to = len(self.rec.trace.steps)  # no reply from here
             for req in reqs[:at + 1]:
                 self.rec.trace.add(req, None)
             self.rec.divergences.append(Divergence(
@@ -467,6 +472,7 @@ class Game:
                          engine_error=finding.engine_error, deal=deal)
         self.rec.divergences.append(div)
         if finding.kind == "protocol" or not isinstance(actual, dict):
+            self.rec.compared_to = index
             if not isinstance(actual, dict):
                 self.client.restart()
             raise GameStopped(f"a protocol error: {finding.message}"[:200])
@@ -480,6 +486,10 @@ class Game:
             self.shown.add((finding.clause, div.mechanism))    # kind only (the only one a sample can be)
             div.evidence.requests = list(self.history)
         div.replayable = not self.secret  # the shrinker replays it, adopting the engine's state where fields differ
+        if self.rec.fit_steps is not None:  # the fit's baseline, while the position is at hand
+            position = step.position.copy() if step.position is not None and req["cmd"] == "legal" else step.position
+            self.rec.fit_steps.append(Divergent((self.rec.number, index, finding.clause), finding, req, position,
+                                                dict(self.rep.config), expected, actual))
         # which variant explains it is fitted afterwards, over every trace (`fit`): the reference now
         # goes on from the engine's state, not its own
         self.segment = FIRST_SEGMENT_AFTER

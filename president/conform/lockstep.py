@@ -27,6 +27,7 @@ from ..protocol.client import Client, ProtocolViolation, RunStopped, settled, st
 from ..spec import Spec
 from ..cluster import DEFAULT_CONNECT_TIMEOUT
 from .games import Game, Table, game_config, random_hands
+from .baseline import Baseline
 from .jobs import lost_game, run_parallel
 from .records import Divergence, GameRecord, LockstepResult, Showing
 from .toolkit import Deadline, guard
@@ -50,8 +51,9 @@ def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
     `jobs` > 1 with a `factory` (one engine client per worker) plays them over that many forked
     workers, or on the Dask cluster whose scheduler is at `cluster` (`president.conform.jobs`);
     `variant`: options the reference plays besides each game's config (a fitted variant)."""
+    here = (jobs <= 1 or factory is None) and cluster is None  # every game is played in this process
     table = Table(spec, Ruleset.from_spec(spec), dict(options or {}), set(declared or ()), dict(variant or {}),
-                  deadline=Deadline.of(client))
+                  deadline=Deadline.of(client), baseline=here and not variant)
     t0 = time.perf_counter()
 
     def work(engine: Client, number: int) -> GameRecord:
@@ -60,6 +62,7 @@ def run_lockstep(spec: Spec, client: Client, games: int = 200, seed: int = 0,
         with guard("game", f"game {number} (seed {game.rec.seed})", trace=game.rec.trace) as box:
             return unshifted(game.play(), engine, stray)
         game.rec.toolkit_error = box.failed  # a toolkit bug costs this game, not the run
+        game.rec.fit_steps = None  # its trace ends where the bug was: the fit replays it
         game.rec.unfinished = f"toolkit error: {box.failed.error}"[:200] if box.failed else "toolkit error"
         engine.restart()  # the engine may be mid-game: start it afresh for the next one
         return game.rec
@@ -119,7 +122,7 @@ class Merger:
 
     def __init__(self, declared: set[str]):
         self.declared = declared
-        self.result = LockstepResult()
+        self.result = LockstepResult(baseline=Baseline())
         self.clauses: set[str] = set()
 
     def add(self, rec: GameRecord) -> None:
@@ -127,6 +130,10 @@ class Merger:
         result.games += 1
         result.steps += rec.steps
         result.requests += rec.requests
+        if rec.fit_steps is not None:  # the fit's baseline of this game, while its trace is at hand
+            reach = rec.compared_to if rec.compared_to is not None else len(rec.trace.steps) - 1
+            result.baseline.add(len(result.traces), rec.trace, rec.fit_steps, reach)  # numbered as the traces
+            rec.fit_steps = None
         result.traces.append(rec.trace)
         for kind, (count, example) in rec.notes.items():
             seen = result.notes.setdefault(kind, [0, example])

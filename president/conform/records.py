@@ -117,6 +117,10 @@ class GameRecord:
     resynced: list[str] = field(default_factory=list)  # stretches not compared, and why
     seconds: float = 0.0
     toolkit_error: ToolkitError | None = None  # the toolkit failed in this game (it stopped there)
+    #: the fit's baseline of this game (`baseline.Divergent`s, its divergences as they were compared);
+    #: None where it was not kept (another process played it: the fit replays its trace)
+    fit_steps: "list[Any] | None" = None
+    compared_to: int | None = None  # the step where comparing stopped (a protocol error), None: to the end
 
 
 @dataclass
@@ -159,6 +163,8 @@ class LockstepResult:
     resynced: list[tuple[int, str]] = field(default_factory=list)  # stretches not compared (game, why)
     jobs: int = 1
     toolkit_errors: list[ToolkitError] = field(default_factory=list)  # the toolkit's own bugs, one per game at most
+    #: the fit's baseline of the games that kept theirs (`GameRecord.fit_steps`), numbered by game
+    baseline: Any = None
 
     @property
     def steps_per_s(self) -> float:

@@ -202,7 +202,8 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
     spec = rules.spec
     traces, n_scen = traces_of(results, lock)
     deadline = Deadline.of(engine)  # the run's --budget, checked at every reference step
-    fitted = fit(traces, rules, options, clean=_clean(results, lock, n_scen), deadline=deadline, fixed=n_scen)
+    fitted = fit(traces, rules, options, clean=_clean(results, lock, n_scen), deadline=deadline, fixed=n_scen,
+                 given=lock.baseline if lock is not None else None)
     if len(traces) == n_scen:  # the scenarios alone: advise only what whole scenarios show
         scenario_only(fitted)
     clauses = {c.id: c for c in spec.clauses}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from president.conform import baseline as baseline_module
 from president.conform import fit as fit_module
 from president.conform.fit import fit
 from president.conform.jobs import run_parallel
@@ -85,8 +86,8 @@ def _as_asked(traces):
 
 
 def test_the_fit_keeps_a_bounded_part_of_the_baseline(runs, monkeypatch):
-    monkeypatch.setattr(fit_module, "KEEP_WHOLE", 2)
-    monkeypatch.setattr(fit_module, "KEEP_SPREAD", 3)
+    monkeypatch.setattr(baseline_module, "KEEP_WHOLE", 2)
+    monkeypatch.setattr(baseline_module, "KEEP_SPREAD", 3)
     monkeypatch.setattr(fit_module, "JUDGED_TRACES", 2)
     kept = {}
     for n, res in runs.items():
@@ -101,7 +102,7 @@ def test_the_fit_keeps_a_bounded_part_of_the_baseline(runs, monkeypatch):
         assert all(d.before is None and d.actual is None for divs in groups.values() for d in divs if not d.whole)
         long = [divs for divs in groups.values() if len(divs) > 20]
         assert long and all(any(d.whole for d in divs[len(divs) // 2:]) for divs in long)  # spread, not the first
-        assert all(len(ev) <= fit_module.EVIDENCE for ev in fitted.evidence.values())
+        assert all(len(ev) <= baseline_module.EVIDENCE for ev in fitted.evidence.values())
         kept[n] = (fitted.judged_traces, len(fitted.baseline))
     (judged_few, steps_few), (judged_many, steps_many) = kept[6], kept[18]
     assert steps_many > steps_few  # every divergent step is counted
