@@ -51,6 +51,7 @@ class Divergent:
     actual: Any = None  # the engine's reply (kept by the baseline's whole steps)
     mechanism: Mechanism | None = None  # what differs (set by the baseline)
     whole: bool = True
+    seen: int = 0  # the reference's answer, as the fit's memo knows it (`views.seen_key`)
 
     def lighten(self) -> None:
         """Keep only what the counts need: the key, the finding and the mechanism."""
@@ -84,7 +85,7 @@ class Baseline:
         self.whole: dict[Key, Divergent] = {}
         self.counts: dict[Group, int] = {}
         self.spread: dict[Group, _Spread] = {}
-        # the steps past KEEP_WHOLE, as (trace, step, group) numbers: no object of theirs is made while
+        # the steps past KEEP_WHOLE, as (trace, step, group, seen) numbers: no object of theirs is made while
         # traces are read, so that none pins the memory those traces took (`light`)
         self.light = array("q")
         self.groups: dict[Group, int] = {}
@@ -115,17 +116,17 @@ class Baseline:
             if group not in self.groups:
                 self.groups[group] = len(self.first_light)
                 self.first_light.append((group, d.finding))
-            self.light.extend((number, d.key[1], self.groups[group]))
+            self.light.extend((number, d.key[1], self.groups[group], d.seen))
 
     def steps(self, offset: int = 0) -> Iterator[tuple[Key, Divergent]]:
         """Every divergent step, whole ones first, numbered `offset` on (light ones are made here)."""
         for key, d in self.whole.items():
             yield (key[0] + offset, key[1], key[2]), d.renumbered(key[0] + offset) if offset else d
         light, groups = self.light, self.first_light
-        for j in range(0, len(light), 3):
+        for j in range(0, len(light), 4):
             (clause, mech), finding = groups[light[j + 2]]
             key = (light[j] + offset, light[j + 1], clause)
-            yield key, Divergent(key, finding, _NOTHING, None, _NOTHING, _NOTHING, None, mech, False)
+            yield key, Divergent(key, finding, _NOTHING, None, _NOTHING, _NOTHING, None, mech, False, light[j + 3])
 
     def first_evidence(self) -> dict[Group, list[Evidence]]:
         return {g: (firsts + others)[:EVIDENCE] for g, (firsts, others) in self.evidence.items()}

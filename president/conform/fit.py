@@ -27,7 +27,7 @@ clean traces within `CLEAN_STEPS` (`CLEAN_SAMPLE`); only those stay in memory, w
 (the engine's replies canonicalised once, and its legal lists as card masks, compared with the
 reference's legal actions without building the reference's reply). The fitted variant is confirmed
 on every trace, so what it explains is exact: a trace not kept is replayed under it, and under its
-own config as well only where the variant changes one of its divergent steps (`_Fitter.judge`, quick); a partial explanation's counts are the sample's.
+own config as well only where the variant adds a divergent step (`_Fitter.judge`, quick); a partial explanation's counts are the sample's.
 Pairs are formed only from candidates whose full replay removed something, and replayed only when
 the pair removes a divergent step that neither removes alone.
 """
@@ -75,6 +75,9 @@ JUDGED_TRACES = 40
 #: and of the clean games.
 JUDGED_STEPS = 2500
 CLEAN_STEPS = 1000
+#: The fitted variant's confirmation replays a trace not kept under the variant only, with the
+#: baseline's own naming of its divergent steps, and again from its own config where it adds a step.
+QUICK_CONFIRM = True
 #: A reach past every step: a trace compared whole.
 WHOLE_TRACE = sys.maxsize
 
@@ -200,7 +203,7 @@ def replay(trace: Trace, number: int, rules: Ruleset, variant: Variant = (),
     i = -1
     config: dict[str, Any] = {}
     for i, (req, actual) in enumerate(trace.steps):
-        cmp.index = i
+        cmp.index, cmp.seen = i, 0
         step = rep.step(req, actual)
         if step.finding is not None:
             if step.finding.kind == "protocol":
@@ -210,7 +213,7 @@ def replay(trace: Trace, number: int, rules: Ruleset, variant: Variant = (),
             if config != rep.config:
                 config = dict(rep.config)  # one copy while the table stays the same
             out.append(Divergent((number, i, step.finding.clause), step.finding, req, position, config,
-                                 step.expected, actual))
+                                 step.expected, actual, seen=cmp.seen))
         if rep.stopped is not None:
             break  # a new game refused, a table the reference cannot play: nothing more to compare
     return out, i
@@ -290,17 +293,21 @@ class _Fitter:
         self.kept = {n: self.kept.get(n) or self.traces[n] for n in numbers}
         self.caches = {n: self.caches.get(n) or TraceCache(len(t.steps)) for n, t in self.kept.items()}
 
-    def _one(self, n: int, variant: Variant, named: bool = True) -> tuple[Trace | None, list[Divergent], int]:
+    def _one(self, n: int, variant: Variant, named: bool = True,
+             memo: dict[Any, Finding | None] | None = None) -> tuple[Trace | None, list[Divergent], int]:
         """One trace replayed under `variant`: the trace, its divergences, its reach (-1 when the
         toolkit failed on it: recorded in `toolkit_errors`, kind fit). `named`: a trace not kept is
         replayed under its own config first, so that the same answer at the same step is named as
-        the baseline named it (`Views.memo`)."""
+        the baseline named it (`Views.memo`); else `memo` says how the baseline named its divergent steps."""
         trace = self.kept.get(n)
         kept = trace is not None
         if trace is None:
             trace = self.traces[n]
         with guard("fit", f"{label(variant) or 'baseline'} on trace {n} ({trace.source})", self.errors, trace=trace):
-            cache, memo = (self.caches.get(n), self.memo) if kept else (TraceCache(len(trace.steps)), {})
+            if kept:
+                cache, memo = self.caches.get(n), self.memo
+            else:
+                cache, memo = TraceCache(len(trace.steps)), {} if named or memo is None else memo
             if variant and not kept and named:
                 replay(trace, n, self.rules, (), cache, memo, self.shuffle, self.deadline)
             divs, reach = replay(trace, n, self.rules, variant, cache, memo, self.shuffle, self.deadline)
@@ -334,13 +341,19 @@ class _Fitter:
         """What `variant` removes and adds over these traces (`base`: the baseline's divergences by
         trace), step by step where both replays compared: a step past where one of them could
         follow the engine is neither removed nor added. The steps it adds keep their key and finding.
-        `quick`: a trace not kept is replayed under the variant alone, and again after its own
-        config (`_one`, named) only where the variant changes one of its steps."""
+        `quick`: a trace not kept is replayed under the variant alone, the baseline's steps named as
+        the baseline named them (by the reference's answer there, `Divergent.seen`), and again after
+        its own config (`_one`, named) only where the variant adds a step: the memo of the baseline
+        replay would name an answer the baseline did not find divergent."""
         out = Judgement(variant)
         for n in numbers:
             mine = base.get(n, ())
-            _, divs, reach = self._one(n, variant, named=not quick)
-            if quick and n not in self.kept and self._changes(n, mine, divs, reach):
+            if quick and QUICK_CONFIRM and n not in self.kept:
+                named: dict[Any, Finding | None] = {(n, d.key[1], d.seen): d.finding for d in mine}  # as the baseline named its steps
+                _, divs, reach = self._one(n, variant, named=False, memo=named)
+                if self._adds(n, mine, divs):  # a memo of its steps alone may name an added step otherwise
+                    _, divs, reach = self._one(n, variant)
+            else:
                 _, divs, reach = self._one(n, variant)
             under = {d.key for d in divs}
             for d in mine:  # the baseline's steps this replay reached: compared, and removed where gone
@@ -356,12 +369,10 @@ class _Fitter:
         self.replays += 1
         return out
 
-    def _changes(self, n: int, mine: Sequence[Divergent], divs: list[Divergent], reach: int) -> bool:
-        """Does a replay (`divs`, `reach`) remove or add a divergent step of trace `n` (`mine`)?"""
-        under = {d.key for d in divs}
+    def _adds(self, n: int, mine: Sequence[Divergent], divs: list[Divergent]) -> bool:
+        """Does a replay (`divs`) add a divergent step to trace `n` (`mine`, the baseline's)?"""
         known = {d.key for d in mine}
-        return any(d.key[1] <= reach and d.key not in under for d in mine) or \
-            any(d.key not in known and d.key[1] <= self.reach[n] for d in divs)
+        return any(d.key not in known and d.key[1] <= self.reach[n] for d in divs)
 
 
 def _judged_traces(sample: list[Divergent], divergent: list[int], fixed: int, length: Sequence[int]) -> list[int]:

@@ -29,6 +29,7 @@ from ..spec import Spec
 from .deals import declares_spec_shuffle, is_seeded
 from .diagnose import Evidence, Finding, SchemaSampler, diverge, note_kind, representation_notes, rule_view
 from .baseline import Divergent
+from .views import seen_key
 from .records import Divergence, GameRecord
 from .replay import Replayer, Step, override
 from .toolkit import NO_DEADLINE, Deadline
@@ -489,7 +490,7 @@ class Game:
         if self.rec.fit_steps is not None:  # the fit's baseline, while the position is at hand
             position = step.position.copy() if step.position is not None and req["cmd"] == "legal" else step.position
             self.rec.fit_steps.append(Divergent((self.rec.number, index, finding.clause), finding, req, position,
-                                                dict(self.rep.config), expected, actual))
+                                                dict(self.rep.config), expected, actual, seen=seen_key(expected)))
         # which variant explains it is fitted afterwards, over every trace (`fit`): the reference now
         # goes on from the engine's state, not its own
         self.segment = FIRST_SEGMENT_AFTER

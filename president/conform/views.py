@@ -78,6 +78,7 @@ class Views:
 
     def __init__(self, number: int, cache: TraceCache, memo: dict[Any, Finding | None] | None):
         self.number, self.views, self.legal, self.memo, self.index = number, cache.views, cache.legal, memo, 0
+        self.seen = 0  # the last answer compared that differs from the engine's (`seen_key`)
 
     def __call__(self, req: dict[str, Any], expected: dict[str, Any], actual: Any, before: dict[str, Any] | None,
                  refusal: Any) -> Finding | None:
@@ -89,7 +90,8 @@ class Views:
             self.views[i] = view(actual)
         if self.views[i] == seen:
             return None
-        key = (self.number, i, repr(seen))  # the same answer at the same step: the same finding
+        self.seen = hash(repr(seen))
+        key = (self.number, i, self.seen)  # the same answer at the same step: the same finding
         if self.memo is not None and key in self.memo:
             return self.memo[key]
         finding = compare_rules(req, expected, actual, before, refusal)
@@ -110,6 +112,11 @@ class Views:
         gives, plain, count = split
         mine = game.legal_actions() if game.phase in (Phase.PLAY, Phase.EXCHANGE) else []
         return len(mine) == count and gives <= {game.phase == Phase.EXCHANGE} and plain == frozenset(mine)
+
+
+def seen_key(expected: Any) -> int:
+    """What the memo of `Views` knows the reference's answer by: a hash of its view (`view`)."""
+    return hash(repr(view(expected, reference=True)))
 
 
 def legal_masks(reply: Any) -> frozenset[tuple[bool, int]] | None:

@@ -5,7 +5,8 @@ steps for the fit (`GameRecord.fit_steps`, `baseline.Baseline`) and the fit repl
 it lacks. This checks, on engines that diverge in different ways (several rules at once, passes
 that are not final, a finished seat that keeps the turn, seeded deals of the engine's own, a
 declared house rule), that the fit given lock-step's baseline finds what it finds replaying every
-trace: the same divergent steps with the same clauses and mechanisms (and messages, where both
+trace, and that the fitted variant's quick confirmation (`fit.QUICK_CONFIRM`) finds what replaying
+each trace under its own config first finds: the same divergent steps with the same clauses and mechanisms (and messages, where both
 keep a step whole), the same reach, the same
 fitted variant and explained steps, the same partial explanations and evidence groups."""
 from __future__ import annotations
@@ -31,6 +32,7 @@ ENGINES = [
     "tests/engines/quirks.js keeps-turn",
     "tests/engines/shuffle.py from-seat-1",
     "tests/engines/pyres.py house",
+    "tests/engines/tycoon.js",
 ]
 
 
@@ -78,6 +80,9 @@ def test_lockstep_gives_the_fit_the_baseline_a_replay_gives(engine, monkeypatch)
     messages = _messages(run.fit)
     assert kwargs["given"] is not None and kwargs["given"].reach  # lock-step gave its games' baseline
     assert len(kwargs["given"].reach) == run.lock.games
+    monkeypatch.setattr(fit_module, "QUICK_CONFIRM", False)  # the baseline replayed before each confirmation
+    named = original(*args, **kwargs)
+    assert given == _summary(named, reaches[-1])
     kwargs["given"] = None
     replayed = original(*args, **kwargs)
     assert given == _summary(replayed, reaches[-1])
