@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..game.engine import GameState
+from .causes import PLACED, differing
 from .diagnose import Evidence, Finding
 from .records import Mechanism, mechanism
 from .trace import Trace
@@ -52,6 +53,9 @@ class Divergent:
     mechanism: Mechanism | None = None  # what differs (set by the baseline)
     whole: bool = True
     seen: int = 0  # the reference's answer, as the fit's memo knows it (`views.seen_key`)
+    #: the features of the plays that differ here (`causes.differing`): where it belongs when its group
+    #: splits into causes; None: not known
+    places: tuple[frozenset[str], ...] | None = None
 
     def lighten(self) -> None:
         """Keep only what the counts need: the key, the finding and the mechanism."""
@@ -92,6 +96,10 @@ class Baseline:
         self.first_light: list[tuple[Group, Finding]] = []
         self.evidence: dict[Group, tuple[list[Evidence], list[Evidence]]] = {}
         self.reach: dict[int, int] = {}
+        # the light steps' `places`: ids of feature sets (`features`), from `place_at[k]` on for light step k
+        self.features: dict[frozenset[str], int] = {}
+        self.feature_sets: list[frozenset[str]] = []
+        self.place_ids, self.place_at = array("i"), array("q")
 
     def add(self, number: int, trace: Trace | None, divs: list[Divergent], reach: int) -> None:
         """One trace's divergent steps (numbered `number`, in step order) and its reach: each gets
@@ -103,6 +111,8 @@ class Baseline:
             before = d.before.to_wire() if d.before is not None else None
             if d.mechanism is None:
                 d.mechanism = mechanism(d.request, d.expected, d.actual, before)
+            if d.places is None and d.mechanism.differs in PLACED:
+                d.places = differing(d, d.mechanism.differs)
             group = (d.finding.clause, d.mechanism)
             firsts, others = self.evidence.setdefault(group, ([], []))
             bucket = firsts if k == 0 else others
@@ -117,16 +127,24 @@ class Baseline:
                 self.groups[group] = len(self.first_light)
                 self.first_light.append((group, d.finding))
             self.light.extend((number, d.key[1], self.groups[group], d.seen))
+            self.place_at.append(len(self.place_ids))
+            for f in d.places or ():
+                self.place_ids.append(self.features.setdefault(f, len(self.features)))
+                if len(self.feature_sets) < len(self.features):
+                    self.feature_sets.append(f)
 
     def steps(self, offset: int = 0) -> Iterator[tuple[Key, Divergent]]:
         """Every divergent step, whole ones first, numbered `offset` on (light ones are made here)."""
         for key, d in self.whole.items():
             yield (key[0] + offset, key[1], key[2]), d.renumbered(key[0] + offset) if offset else d
-        light, groups = self.light, self.first_light
-        for j in range(0, len(light), 4):
+        light, groups, at, ids, sets = self.light, self.first_light, self.place_at, self.place_ids, self.feature_sets
+        for k, j in enumerate(range(0, len(light), 4)):
             (clause, mech), finding = groups[light[j + 2]]
             key = (light[j] + offset, light[j + 1], clause)
-            yield key, Divergent(key, finding, _NOTHING, None, _NOTHING, _NOTHING, None, mech, False, light[j + 3])
+            end = at[k + 1] if k + 1 < len(at) else len(ids)
+            places = tuple(sets[i] for i in ids[at[k]:end]) if mech.differs in PLACED else None
+            yield key, Divergent(key, finding, _NOTHING, None, _NOTHING, _NOTHING, None, mech, False, light[j + 3],
+                                 places)
 
     def first_evidence(self) -> dict[Group, list[Evidence]]:
         return {g: (firsts + others)[:EVIDENCE] for g, (firsts, others) in self.evidence.items()}

@@ -26,14 +26,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from ..game.cards import CARD_NAMES, RANK_MASKS, parse_cards, rank_counts, rank_of
 from ..game.engine import GameState, Phase
-from .fit import Divergent, Key
 from .trace import notations
 
+if TYPE_CHECKING:
+    from .baseline import Divergent, Key
+
 PLAIN = (1 << 52) - 1  # the 52 cards of a deck without jokers
+#: The mechanisms (what differs) whose steps are split by the plays that differ.
+PLACED = ("refused", "accepted")
 
 #: Splits of one group, at most (each a cause explained away before looking again).
 MAX_SPLITS = 3
@@ -41,9 +45,8 @@ MAX_SPLITS = 3
 WHOLE = 0.95
 #: A cause split off covers at least this many steps, and this share of the group.
 LEAST_STEPS, LEAST_SHARE = 5, 0.05
-#: Positions a context is looked for in, per group (a sample over the group), and steps sorted
-#: into the causes found (the others stay with the rest), to bound the time.
-MAX_STEPS, MAX_CLASSIFIED = 400, 5000
+#: Positions a context is looked for in, per group (a sample over the group), to bound the time.
+MAX_STEPS = 400
 #: Features of a context, at most (a rule often reads three: the rank on the table, higher or
 #: lower, as many cards as the trick).
 MAX_FEATURES = 3
@@ -78,6 +81,7 @@ def features(play: int, pos: GameState) -> frozenset[str]:
     if len(ranks) != 1 or play >> 52:
         out.add("several ranks")
         return frozenset(out)
+
     rank = ranks[0]
     out.add(f"rank {_rank_name(rank)}")
     if cards:
@@ -104,9 +108,10 @@ def _plays(notes: Iterable[str]) -> set[int]:
 
 def _sides(d: Divergent, reply: Any, differs: str) -> tuple[list[frozenset[str]], list[frozenset[str]]] | None:
     """The features of the plays that differ at one step (in the mechanism's direction) and of those
-    the engine and the reference agree on; None when the step is not about plays."""
+    the engine and the reference agree on (both allow them where it refuses plays, both refuse them
+    where it accepts plays); None when the step is not about plays."""
     pos = d.before
-    if pos is None or pos.phase != Phase.PLAY or pos.to_act is None or differs != "refused":
+    if pos is None or pos.phase != Phase.PLAY or pos.to_act is None or differs not in PLACED:
         return None
     ref = {a for a in pos.legal_actions() if a}
     if d.request.get("cmd") == "act":
@@ -118,15 +123,38 @@ def _sides(d: Divergent, reply: Any, differs: str) -> tuple[list[frozenset[str]]
     if d.request.get("cmd") != "legal" or not isinstance(reply, dict) or not reply.get("ok"):
         return None
     mine = _plays(notations(reply.get("actions") or []))
-    differ, agree = ref - mine, ref & mine
+    if differs == "refused":
+        differ, agree = ref - mine, ref & mine
+    else:
+        differ, agree = mine - ref, _hand_plays(pos) - ref - mine
     if not differ:
         return None
     return [features(p, pos) for p in differ], [features(p, pos) for p in agree]
 
 
+def differing(d: Divergent, differs: str) -> tuple[frozenset[str], ...]:
+    """The features of the plays that differ at one step (`_sides`), () when it is not about plays:
+    where the step belongs once a group is split."""
+    sides = _sides(d, d.actual, differs)
+    return tuple(sides[0]) if sides is not None else ()
+
+
+def _hand_plays(pos: GameState) -> set[int]:
+    """Every play of cards of one rank the seat to act holds (a joker aside): the plays a rule of
+    plays decides on."""
+    hand = pos.hands[pos.to_act] if pos.to_act is not None else 0
+    out: set[int] = set()
+    for mask in RANK_MASKS:
+        cards = [1 << i for i in range(52) if (hand & mask) >> i & 1]
+        for k in range(1, len(cards) + 1):
+            for combo in combinations(cards, k):
+                out.add(sum(combo))
+    return out
+
+
 def _where(feature: str) -> bool:
     """Is it a feature of the position (when a rule applies: a lead, the rank on the table)?"""
-    return feature == "lead" or feature.startswith("on ")
+    return feature in ("lead", "follow") or feature.startswith("on ")
 
 
 def _contexts(sides: Sequence[tuple[list[frozenset[str]], list[frozenset[str]]]]) -> set[frozenset[str]]:
@@ -164,8 +192,8 @@ def _best(sides: Sequence[tuple[list[frozenset[str]], list[frozenset[str]]]], wh
 def split_by_context(divs: list[Divergent], differs: str) -> list[Part]:
     """The group's steps split into causes by the contexts that explain them away (see the module
     docstring); one part when no context sets a cause apart. Contexts are found among the steps the
-    baseline kept whole (`fit.KEEP_WHOLE` of each group, with their position and replies); a step
-    kept light cannot be placed and stays with the rest ("other positions")."""
+    baseline kept whole (`baseline.KEEP_WHOLE` of each group, with their position and replies); every
+    step, light ones too, is then placed by the features of its differing plays (`Divergent.places`)."""
     whole = [d for d in divs if d.whole]
     step = max(1, len(whole) // MAX_STEPS)  # a sample over the whole steps, not the first ones only
     looked = [(d, _sides(d, d.actual, differs)) for d in whole[::step][:MAX_STEPS]]
@@ -180,20 +208,23 @@ def split_by_context(divs: list[Divergent], differs: str) -> list[Part]:
         if found is None:
             break
         ctx, cover = found
-        if len(cover) >= WHOLE * len(left) or len(cover) < max(LEAST_STEPS, LEAST_SHARE * len(known)) \
-                or len(left) - len(cover) < LEAST_STEPS:
+        least = max(LEAST_STEPS, LEAST_SHARE * len(known))
+        if found_contexts and len(cover) >= least and len(left) - len(cover) < max(LEAST_STEPS, (1 - WHOLE) * len(left)):
+            found_contexts.append(ctx)  # what is left is one cause: it is named by its context
+            break
+        if len(cover) >= WHOLE * len(left) or len(cover) < least or len(left) - len(cover) < LEAST_STEPS:
             break
         found_contexts.append(ctx)
         left = [x for i, x in enumerate(left) if i not in cover]
     if not found_contexts:
         return [Part(divs)]
-    # every step (up to `MAX_CLASSIFIED`) goes to the first context matching one of its differing plays
+    # every step goes to the first context matching one of its differing plays (`Divergent.places`,
+    # found for every step as the baseline counted it, light ones too)
     parts = [Part([], " & ".join(sorted(ctx))) for ctx in found_contexts]
     rest = Part([], "other positions")
-    for n, d in enumerate(divs):
-        sides = _sides(d, d.actual, differs) if n < MAX_CLASSIFIED and d.whole else None
-        home = next((parts[i] for i, ctx in enumerate(found_contexts)
-                     if sides is not None and any(ctx <= f for f in sides[0])), rest)
+    for d in divs:
+        places = d.places if d.places is not None else differing(d, differs)
+        home = next((parts[i] for i, ctx in enumerate(found_contexts) if any(ctx <= f for f in places)), rest)
         home.divs.append(d)
     return [p for p in parts if p.divs] + ([rest] if rest.divs else [])
 
