@@ -84,6 +84,31 @@ def replay(requests: Requests, replies: list[Any], rules: Ruleset, variant: dict
     return None
 
 
+def _changing(reqs: Requests, engine: Client, rules: Ruleset, variant: dict[str, Any] | None,
+              s: "Shrinker") -> Requests:
+    """The requests that change the game (the acts and deals both sides accept, the reference
+    following the engine as in lock-step), the new_game and the divergent request: queries, and
+    acts both refuse, go."""
+    try:
+        replies = engine.pipeline(reqs)
+    except ProtocolViolation:
+        engine.restart()
+        replies = None
+    rep = Replayer(rules, override(variant) if variant else None, deadline=Deadline.of(engine))
+    ref = Session(rules)
+    kept = []
+    for i, r in enumerate(copy.deepcopy(reqs)):
+        if replies is not None:
+            actual = replies[i]
+            ok = rep.step(r, actual).expected.get("ok") and isinstance(actual, dict) and actual.get("ok")
+        else:  # no reply to follow: the reference's own game
+            ok = ref.handle(with_variant(r, variant)).get("ok")
+        if i == 0 or i == len(reqs) - 1 or (r["cmd"] in ("act", "deal") and ok):
+            kept.append(r)
+    s.tries += 1
+    return kept
+
+
 class Shrinker:
     """One deviation's search: the engine, the rules and variant, the clause and mechanism (None: any),
     the deadline."""
@@ -187,12 +212,7 @@ def shrink(ev: Evidence, engine: Client, rules: Ruleset | None = None, budget_s:
     if any(r.get("cmd") == "deal" and "hands" not in r for r in reqs):
         return None  # a seeded later deal: its cards before the exchange are the engine's
     s = Shrinker(engine, rules, ev.clause, variant, time.perf_counter() + budget_s, mech)
-    ref = Session(rules)
-    kept = []
-    for i, r in enumerate(copy.deepcopy(reqs)):  # only what changes the game, and the divergent request
-        reply = ref.handle(with_variant(r, variant))
-        if i == 0 or i == len(reqs) - 1 or (r["cmd"] in ("act", "deal") and reply.get("ok")):
-            kept.append(r)
+    kept = _changing(reqs, engine, rules, variant, s)
     reqs = kept if s.still(kept) else reqs
     if not s.still(reqs):
         return None

@@ -14,6 +14,7 @@ against its declared variant, and the scenarios it decides are skipped with that
 from __future__ import annotations
 
 import time
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -220,10 +221,14 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
             groups[(clause, mech, i)] = (cause.divs, cause.context)
     first_of_trace: set[tuple[int, int, str]] = set()
     seen_traces: set[int] = set()
+    one_sided: dict[int, list[int]] = {}  # per trace, the steps of acts only one side accepts
     for d in sorted(fitted.baseline, key=lambda d: d.key[:2]):
         if d.key[0] not in seen_traces:
             seen_traces.add(d.key[0])
             first_of_trace.add(d.key)
+        if d.mechanism is not None and d.mechanism.differs in ("accepted", "refused") \
+                and d.request.get("cmd") in ("act", None):
+            one_sided.setdefault(d.key[0], []).append(d.key[1])
     found: dict[tuple[str, Mechanism, int], Deviation] = {}
     dev: Deviation | None
     for (clause, mech, part), (divs, context) in groups.items():
@@ -239,7 +244,7 @@ def diagnose_fit(results: list[ScenarioResult], lock: LockstepResult | None, opt
         dev.games = len(dev.game_ids)
         # samples: the group's first divergences of a trace first (they replay from new_game as they
         # are), else later ones (the shrinker adopts the engine's earlier differences on the way)
-        dev.samples += _samples(divs, traces, first_of_trace, clause)
+        dev.samples += _samples(divs, traces, first_of_trace, clause, one_sided)
         found[(clause, mech, part)] = dev
     for r in results:  # scenarios of the clause itself, and those another clause blocks
         if r.outcome not in (Outcome.FAIL, Outcome.BLOCKED) or r.root is None:
@@ -364,10 +369,17 @@ def _removes(fitted: Fit, kv: tuple[str, Any], clause: str) -> bool:
 
 
 def _samples(divs: list[Divergent], traces: Sequence[Trace], first_of_trace: set[tuple[int, int, str]],
-             clause: str) -> list[Evidence]:
+             clause: str, one_sided: dict[int, list[int]] | None = None) -> list[Evidence]:
     """Up to `SAMPLES` replayable samples of a cause, from the steps the baseline kept whole: the
     group's first divergences of a trace first (they replay from new_game as they are), else later
-    ones (the shrinker adopts the engine's earlier differences on the way). Each trace is read once."""
+    ones (the shrinker adopts the engine's earlier differences on the way), those after the fewest
+    acts only one side accepted first (`one_sided`, per trace: the shrinker cannot replay a game
+    through those). Each trace is read once."""
+    sided = one_sided or {}
+
+    def before(d: Divergent) -> int:
+        return bisect_left(sided.get(d.key[0], ()), d.key[1])
+
     read: dict[int, Trace] = {}
 
     def trace(n: int) -> Trace:
@@ -375,8 +387,9 @@ def _samples(divs: list[Divergent], traces: Sequence[Trace], first_of_trace: set
             read[n] = traces[n]
         return read[n]
 
-    whole = [d for d in divs if d.whole][:SAMPLE_POOL]
-    picked = sorted(whole, key=lambda d: (d.key not in first_of_trace, not _replayable(trace(d.key[0]), d)))[:SAMPLES]
+    whole = sorted((d for d in divs if d.whole), key=lambda d: (d.key not in first_of_trace, before(d) > 0))[:SAMPLE_POOL]
+    picked = sorted(whole, key=lambda d: (d.key not in first_of_trace, before(d) > 0,
+                                          not _replayable(trace(d.key[0]), d), before(d)))[:SAMPLES]
     return [Evidence(_game_requests(trace(d.key[0]), d.key[1], clause not in DEALING), d.expected, d.actual,
                      d.before.to_wire() if d.before is not None else None, clause) for d in picked]
 
