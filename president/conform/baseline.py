@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ..game.engine import GameState
-from .causes import PLACED, differing
 from .diagnose import Evidence, Finding
 from .records import Mechanism, mechanism
 from .trace import Trace
@@ -85,7 +84,9 @@ class Baseline:
     order (see the module docstring): what stays is bounded whatever the number of traces, but a
     few numbers per light step. `reach`: how far each trace was compared (-1: not at all)."""
 
-    def __init__(self) -> None:
+    def __init__(self, place: Callable[[Divergent], tuple[frozenset[str], ...] | None] | None = None) -> None:
+        #: where a step belongs when its group splits into causes (`causes.places_of`): its `places`
+        self.place = place
         self.whole: dict[Key, Divergent] = {}
         self.counts: dict[Group, int] = {}
         self.spread: dict[Group, _Spread] = {}
@@ -111,8 +112,8 @@ class Baseline:
             before = d.before.to_wire() if d.before is not None else None
             if d.mechanism is None:
                 d.mechanism = mechanism(d.request, d.expected, d.actual, before)
-            if d.places is None and d.mechanism.differs in PLACED:
-                d.places = differing(d, d.mechanism.differs)
+            if d.places is None and self.place is not None:
+                d.places = self.place(d)
             group = (d.finding.clause, d.mechanism)
             firsts, others = self.evidence.setdefault(group, ([], []))
             bucket = firsts if k == 0 else others
@@ -142,7 +143,7 @@ class Baseline:
             (clause, mech), finding = groups[light[j + 2]]
             key = (light[j] + offset, light[j + 1], clause)
             end = at[k + 1] if k + 1 < len(at) else len(ids)
-            places = tuple(sets[i] for i in ids[at[k]:end]) if mech.differs in PLACED else None
+            places = tuple(sets[i] for i in ids[at[k]:end]) if self.place is not None else None
             yield key, Divergent(key, finding, _NOTHING, None, _NOTHING, _NOTHING, None, mech, False, light[j + 3],
                                  places)
 

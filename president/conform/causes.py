@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from .baseline import Divergent, Key
 
 PLAIN = (1 << 52) - 1  # the 52 cards of a deck without jokers
+#: Plays of one step described, at most, on each side (those that differ, those agreed on).
+MAX_PLAYS = 64
 #: The mechanisms (what differs) whose steps are split by the plays that differ.
 PLACED = ("refused", "accepted")
 
@@ -129,7 +131,8 @@ def _sides(d: Divergent, reply: Any, differs: str) -> tuple[list[frozenset[str]]
         differ, agree = mine - ref, _hand_plays(pos) - ref - mine
     if not differ:
         return None
-    return [features(p, pos) for p in differ], [features(p, pos) for p in agree]
+    # a long list (up to the protocol's 10,000 actions) is read by its first plays in card order
+    return [features(p, pos) for p in sorted(differ)[:MAX_PLAYS]], [features(p, pos) for p in sorted(agree)[:MAX_PLAYS]]
 
 
 def differing(d: Divergent, differs: str) -> tuple[frozenset[str], ...]:
@@ -137,6 +140,12 @@ def differing(d: Divergent, differs: str) -> tuple[frozenset[str], ...]:
     where the step belongs once a group is split."""
     sides = _sides(d, d.actual, differs)
     return tuple(sides[0]) if sides is not None else ()
+
+
+def places_of(d: Divergent) -> tuple[frozenset[str], ...] | None:
+    """`differing` by the step's own mechanism (None: a step not about plays): `baseline.Baseline`'s `place`."""
+    differs = d.mechanism.differs if d.mechanism is not None else ""
+    return differing(d, differs) if differs in PLACED else None
 
 
 def _hand_plays(pos: GameState) -> set[int]:

@@ -47,6 +47,7 @@ from ..scenarios.model import card_key
 from ..spec import HOLDER_PATTERN, Spec
 from .credible import dealt_sizes, ruled_out, worth_showing
 from .baseline import EVIDENCE, KEEP_SPREAD, KEEP_WHOLE, Baseline, Divergent, Key, join_evidence  # noqa: F401
+from .causes import places_of
 from .deals import declares_spec_shuffle
 from .diagnose import Evidence, Finding
 from .records import Mechanism
@@ -317,7 +318,7 @@ class _Fitter:
     def baseline(self, numbers: Iterable[int]) -> Baseline:
         """The divergences of these traces under their own configs, one trace at a time (`Baseline`:
         the first of each clause and mechanism stay whole and become evidence)."""
-        out = Baseline()
+        out = Baseline(places_of)
         for n in numbers:
             trace, divs, self.reach[n] = self._one(n, ())
             out.add(n, trace, divs, self.reach[n])

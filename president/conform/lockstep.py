@@ -28,6 +28,7 @@ from ..spec import Spec
 from ..cluster import DEFAULT_CONNECT_TIMEOUT
 from .games import Game, Table, game_config, random_hands
 from .baseline import Baseline
+from .causes import places_of
 from .jobs import lost_game, run_parallel
 from .records import Divergence, GameRecord, LockstepResult, Showing
 from .toolkit import Deadline, guard
@@ -122,7 +123,7 @@ class Merger:
 
     def __init__(self, declared: set[str]):
         self.declared = declared
-        self.result = LockstepResult(baseline=Baseline())
+        self.result = LockstepResult(baseline=Baseline(places_of))
         self.clauses: set[str] = set()
 
     def add(self, rec: GameRecord) -> None:

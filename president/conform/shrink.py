@@ -89,6 +89,8 @@ def _changing(reqs: Requests, engine: Client, rules: Ruleset, variant: dict[str,
     """The requests that change the game (the acts and deals both sides accept, the reference
     following the engine as in lock-step), the new_game and the divergent request: queries, and
     acts both refuse, go."""
+    last = len(reqs) - 1
+    reqs = [r for i, r in enumerate(reqs) if i in (0, last) or r.get("cmd") in ("act", "deal")]  # queries go
     try:
         replies = engine.pipeline(reqs)
     except ProtocolViolation:
