@@ -72,9 +72,10 @@ _NOTHING: dict[str, Any] = {}
 _LIGHT: dict[str, dict[str, Any]] = {}
 
 
-def game_requests(trace: Trace, upto: int) -> list[dict[str, Any]]:
-    """The requests of the trace's game up to step `upto`, from its last new_game."""
-    reqs = trace.requests[:upto + 1]
+def game_requests(trace: Trace, upto: int, explicit: bool = False) -> list[dict[str, Any]]:
+    """The requests of the trace's game up to step `upto`, from its last new_game (`explicit`: a
+    seeded new_game with the engine's hands)."""
+    reqs = (trace.explicit_requests() if explicit else trace.requests)[:upto + 1]
     start = max((i for i, r in enumerate(reqs) if r.get("cmd") == "new_game"), default=0)
     return reqs[start:]
 
@@ -130,9 +131,10 @@ class Baseline:
             self.light.extend((number, d.key[1], self.groups[group], d.seen))
             self.place_at.append(len(self.place_ids))
             for f in d.places or ():
-                self.place_ids.append(self.features.setdefault(f, len(self.features)))
-                if len(self.feature_sets) < len(self.features):
+                if f not in self.features:
+                    self.features[f] = len(self.feature_sets)
                     self.feature_sets.append(f)
+                self.place_ids.append(self.features[f])
 
     def steps(self, offset: int = 0) -> Iterator[tuple[Key, Divergent]]:
         """Every divergent step, whole ones first, numbered `offset` on (light ones are made here)."""
@@ -146,10 +148,6 @@ class Baseline:
             places = tuple(sets[i] for i in ids[at[k]:end]) if self.place is not None else None
             yield key, Divergent(key, finding, _NOTHING, None, _NOTHING, _NOTHING, None, mech, False, light[j + 3],
                                  places)
-
-    def first_evidence(self) -> dict[Group, list[Evidence]]:
-        return {g: (firsts + others)[:EVIDENCE] for g, (firsts, others) in self.evidence.items()}
-
 
 def join_evidence(*parts: Baseline) -> dict[Group, list[Evidence]]:
     """The evidence of several baselines, in their order (the first divergences of a trace first)."""

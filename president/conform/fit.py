@@ -352,7 +352,7 @@ class _Fitter:
             if quick and QUICK_CONFIRM and n not in self.kept:
                 named: dict[Any, Finding | None] = {(n, d.key[1], d.seen): d.finding for d in mine}  # as the baseline named its steps
                 _, divs, reach = self._one(n, variant, named=False, memo=named)
-                if self._adds(n, mine, divs):  # a memo of its steps alone may name an added step otherwise
+                if self._added(n, mine, divs):  # a memo of its steps alone may name an added step otherwise
                     _, divs, reach = self._one(n, variant)
             else:
                 _, divs, reach = self._one(n, variant)
@@ -362,18 +362,17 @@ class _Fitter:
                     out.compared[d.key[2]] = out.compared.get(d.key[2], 0) + 1
                     if d.key not in under:
                         out.removed.append(d)
-            known = {d.key for d in mine}
-            for d in divs:
-                if d.key not in known and d.key[1] <= self.reach[n]:
-                    d.lighten()
-                    out.added.append(d)
+            for d in self._added(n, mine, divs):
+                d.lighten()
+                out.added.append(d)
         self.replays += 1
         return out
 
-    def _adds(self, n: int, mine: Sequence[Divergent], divs: list[Divergent]) -> bool:
-        """Does a replay (`divs`) add a divergent step to trace `n` (`mine`, the baseline's)?"""
+    def _added(self, n: int, mine: Sequence[Divergent], divs: list[Divergent]) -> list[Divergent]:
+        """The divergent steps a replay of trace `n` (`divs`) adds to the baseline's (`mine`), where
+        the baseline compared."""
         known = {d.key for d in mine}
-        return any(d.key not in known and d.key[1] <= self.reach[n] for d in divs)
+        return [d for d in divs if d.key not in known and d.key[1] <= self.reach[n]]
 
 
 def _judged_traces(sample: list[Divergent], divergent: list[int], fixed: int, length: Sequence[int]) -> list[int]:

@@ -23,7 +23,8 @@ from ..protocol.client import Client
 from .diagnose import Evidence
 from .causes import causes_of
 from .credible import scenario_only
-from .fit import Divergent, Fit, Variant, fit, hello_line, label
+from .baseline import Divergent, game_requests
+from .fit import Fit, Variant, fit, hello_line, label
 from .lockstep import LockstepResult
 from .records import Mechanism, mechanism
 from .runner import Outcome, ScenarioResult
@@ -390,20 +391,13 @@ def _samples(divs: list[Divergent], traces: Sequence[Trace], first_of_trace: set
     whole = sorted((d for d in divs if d.whole), key=lambda d: (d.key not in first_of_trace, before(d) > 0))[:SAMPLE_POOL]
     picked = sorted(whole, key=lambda d: (d.key not in first_of_trace, before(d) > 0,
                                           not _replayable(trace(d.key[0]), d), before(d)))[:SAMPLES]
-    return [Evidence(_game_requests(trace(d.key[0]), d.key[1], clause not in DEALING), d.expected, d.actual,
+    return [Evidence(game_requests(trace(d.key[0]), d.key[1], clause not in DEALING), d.expected, d.actual,
                      d.before.to_wire() if d.before is not None else None, clause) for d in picked]
 
 
 def _replayable(trace: Trace, d: Divergent) -> bool:
     """Can the shrinker replay this step's game: no seeded later deal before it?"""
-    return not any(r.get("cmd") == "deal" and "hands" not in r for r in _game_requests(trace, d.key[1]))
-
-
-def _game_requests(trace: Trace, upto: int, explicit: bool = False) -> list[dict[str, Any]]:
-    """The requests of the step's game up to it (`explicit`: a seeded new_game with the engine's hands)."""
-    reqs = (trace.explicit_requests() if explicit else trace.requests)[:upto + 1]
-    start = max((i for i, r in enumerate(reqs) if r.get("cmd") == "new_game"), default=0)
-    return reqs[start:]
+    return not any(r.get("cmd") == "deal" and "hands" not in r for r in game_requests(trace, d.key[1]))
 
 
 def _cut(text: str, limit: int) -> str:
